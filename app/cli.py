@@ -1,0 +1,106 @@
+"""The `karanor` command line.
+
+Each subcommand is one `Subcommand` in `SUBCOMMANDS`: a name, a help line, a
+function adding its arguments, and a function running it that returns the exit
+code. To add one, write those two functions (import heavy modules inside `run`
+so other subcommands stay fast) and append a `Subcommand` to the list.
+"""
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from app import __version__
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    del parser
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    name: str
+    help: str
+    run: Callable[[argparse.Namespace], int]
+    add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
+
+
+# ------------------------------------------------------------------ serve
+
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="interface to listen on (default: $HOST or 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on (default: $PORT or 8000)")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.config import get_settings
+    from app.main import create_app
+    from app.store import migrate
+
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    settings = get_settings().model_copy(update=overrides)
+    migrate.upgrade(settings.database_url)
+    shown_host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    print(f"Karanor Online {__version__} on http://{shown_host}:{settings.port}/", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level.lower(),
+    )
+    return 0
+
+
+# ------------------------------------------------------------------ db
+
+
+def _db_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="db_action", required=True, metavar="ACTION")
+    actions.add_parser("upgrade", help="migrate the database to the latest schema")
+    actions.add_parser("current", help="print the database's schema revision")
+    down = actions.add_parser("downgrade", help="migrate the database down to REVISION")
+    down.add_argument("revision", help='target revision, e.g. "base"')
+
+
+def _db(args: argparse.Namespace) -> int:
+    from app.config import get_settings
+    from app.store import migrate
+
+    url = get_settings().database_url
+    if args.db_action == "upgrade":
+        migrate.upgrade(url)
+    elif args.db_action == "downgrade":
+        migrate.downgrade(url, args.revision)
+    print(f"database at revision {migrate.current_revision(url) or 'base'}")
+    return 0
+
+
+SUBCOMMANDS: list[Subcommand] = [
+    Subcommand("serve", "serve pages, API and WebSockets", _serve, _serve_arguments),
+    Subcommand("db", "database schema: upgrade | current | downgrade", _db, _db_arguments),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="karanor", description="Karanor Online server.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for sub in SUBCOMMANDS:
+        sub_parser = subparsers.add_parser(sub.name, help=sub.help, description=sub.help)
+        sub.add_arguments(sub_parser)
+        sub_parser.set_defaults(run=sub.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy 2 models, engine and sessions, Alembic migrations. No HTTP here."""

@@ -1,0 +1,84 @@
+"""Engine and session factories.
+
+One synchronous SQLAlchemy engine per process. SQLite gets the pragmas a
+multi-reader server needs (WAL, foreign keys, a busy timeout) and real
+transactions: pysqlite's own implicit BEGIN is switched off and SQLAlchemy
+emits BEGIN itself, so SAVEPOINT and transactional DDL behave as documented.
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def _json_dumps(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def _sqlite_file(url: str) -> Path | None:
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def _sqlite_pragmas(*, foreign_keys: bool) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy control BEGIN (see module docstring).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        finally:
+            cursor.close()
+
+    return on_connect
+
+
+def _on_sqlite_begin(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN")
+
+
+def create_db_engine(url: str, *, echo: bool = False, sqlite_foreign_keys: bool = True) -> Engine:
+    """Create the engine for `url` (as normalised by `app.config`).
+
+    For a SQLite file the parent folder is created first. Migrations turn
+    `sqlite_foreign_keys` off: batch mode rebuilds a table by dropping it, and
+    with foreign keys on that drop would cascade-delete the rows that refer to it.
+    """
+    common: dict[str, Any] = {
+        "echo": echo,
+        "json_serializer": _json_dumps,
+        "json_deserializer": orjson.loads,
+    }
+    if not is_sqlite(url):
+        return create_engine(url, pool_pre_ping=True, **common)
+
+    if (path := _sqlite_file(url)) is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        **common,
+    )
+    event.listen(engine, "connect", _sqlite_pragmas(foreign_keys=sqlite_foreign_keys))
+    event.listen(engine, "begin", _on_sqlite_begin)
+    return engine
+
+
+def create_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    """Sessions that keep loaded attributes after commit (we hand them to the web layer)."""
+    return sessionmaker(bind=engine, expire_on_commit=False)

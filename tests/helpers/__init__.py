@@ -1,0 +1,1 @@
+"""Helpers shared by the test suite (server processes, service availability)."""

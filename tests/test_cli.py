@@ -1,0 +1,75 @@
+"""`karanor serve` as a real process; `karanor db upgrade`; the subcommand registry."""
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app import cli
+from app.store import migrate
+from tests.helpers.server import REPO_ROOT, ServerProcess
+
+
+@pytest.mark.slow
+def test_serve_creates_sqlite_database_and_answers_healthz(
+    tmp_path: Path, server_factory: Callable[..., ServerProcess]
+) -> None:
+    data_dir = tmp_path / "fresh-data"
+    server = server_factory(env={"KARANOR_DATA_DIR": str(data_dir), "DATABASE_URL": None})
+
+    server.start()
+    assert (data_dir / "karanor.db").is_file()
+    assert httpx.get(server.url + "/healthz").json() == {"status": "ok"}
+    assert f"http://127.0.0.1:{server.port}/" in server.log_text()
+
+    # A crash, then a restart on the same port and database.
+    server.kill()
+    assert not server.running
+    server.start()
+    assert httpx.get(server.url + "/healthz").status_code == 200
+    assert migrate.current_revision(f"sqlite:///{data_dir / 'karanor.db'}") is not None
+
+
+@pytest.mark.slow
+def test_serve_on_given_database(
+    database_url: str, server_factory: Callable[..., ServerProcess]
+) -> None:
+    with server_factory(env={"DATABASE_URL": database_url}) as server:
+        assert httpx.get(server.url + "/healthz").json() == {"status": "ok"}
+    assert migrate.current_revision(database_url) == migrate.head_revision()
+
+
+def test_db_upgrade_command(tmp_path: Path) -> None:
+    env = {**os.environ, "KARANOR_DATA_DIR": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "db", "upgrade"],
+        cwd=tmp_path,  # any working directory will do
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert str(migrate.head_revision()) in result.stdout
+    assert (tmp_path / "karanor.db").is_file()
+
+
+def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    names = [sub.name for sub in cli.SUBCOMMANDS]
+    assert {"serve", "db"} <= set(names)
+    assert len(names) == len(set(names))
+    for name in names:
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main([name, "--help"])
+        assert exit_info.value.code == 0
+    assert "usage: karanor" in capsys.readouterr().out
+
+
+def test_console_script_is_declared() -> None:
+    assert 'karanor = "app.cli:main"' in (REPO_ROOT / "pyproject.toml").read_text()
