@@ -1,0 +1,327 @@
+"""The command vocabulary: small frozen values with a JSON form (`type` + fields).
+
+`parse(dict)` turns a client's JSON into a command or raises `RuleError` with
+code `bad_command`; `to_json(command)` is the inverse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .content import RESOURCES
+from .errors import RuleError
+
+Pairs = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    type: ClassVar[str] = ""
+
+
+# --- the draft and pending choices -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DraftPick(Command):
+    type: ClassVar[str] = "draft_pick"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseArtifact(Command):
+    type: ClassVar[str] = "choose_artifact"
+    artifact: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuestChoice(Command):
+    type: ClassVar[str] = "quest_choice"
+    card: str
+    option: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardQuest(Command):
+    type: ClassVar[str] = "discard_quest"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class PickBusiness(Command):
+    type: ClassVar[str] = "pick_business"
+    card: str  # a displayed card id, or "deck" for a blind draw
+
+
+# --- the seven actions -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Command):
+    type: ClassVar[str] = "move"
+    to: str
+    path: tuple[str, ...] | None = None  # the territories entered, `to` last
+
+
+@dataclass(frozen=True, slots=True)
+class Harvest(Command):
+    type: ClassVar[str] = "harvest"
+
+
+@dataclass(frozen=True, slots=True)
+class Work(Command):
+    type: ClassVar[str] = "work"
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Command):
+    type: ClassVar[str] = "build"
+    card: str
+    bonus: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Interact(Command):
+    type: ClassVar[str] = "interact"
+
+
+@dataclass(frozen=True, slots=True)
+class CompleteQuest(Command):
+    type: ClassVar[str] = "complete_quest"
+    card: str
+    option: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deliver(Command):
+    type: ClassVar[str] = "deliver"
+
+
+@dataclass(frozen=True, slots=True)
+class RecruitPartner(Command):
+    type: ClassVar[str] = "recruit_partner"
+    resource: str
+
+
+@dataclass(frozen=True, slots=True)
+class BuyVilla(Command):
+    type: ClassVar[str] = "buy_villa"
+    villa: str
+
+
+@dataclass(frozen=True, slots=True)
+class Market(Command):
+    type: ClassVar[str] = "market"
+    buy: Pairs = ()
+    sell: Pairs = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Command):
+    type: ClassVar[str] = "end_turn"
+
+
+# --- free moves: no action ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PromotePartner(Command):
+    type: ClassVar[str] = "promote_partner"
+    resource: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayBlackMarket(Command):
+    type: ClassVar[str] = "play_black_market"
+    card: str
+    target: int | None = None
+    resource: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UseArtifact(Command):
+    type: ClassVar[str] = "use_artifact"
+    artifact: str
+
+
+# --- trades (see trades.py) ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Offer(Command):
+    type: ClassVar[str] = "offer"
+    give: dict[str, Any]
+    want: dict[str, Any]
+    to: tuple[int, ...] | None = None
+    note: str = ""
+
+    def __hash__(self) -> int:  # bundles are dicts; offers are never listed
+        return hash((self.type, self.to, self.note))
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(Command):
+    type: ClassVar[str] = "accept"
+    offer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(Command):
+    type: ClassVar[str] = "decline"
+    offer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Command):
+    type: ClassVar[str] = "withdraw"
+    offer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Counter(Command):
+    type: ClassVar[str] = "counter"
+    offer: int
+    give: dict[str, Any]
+    want: dict[str, Any]
+    note: str = ""
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.offer, self.note))
+
+
+COMMANDS: dict[str, type[Command]] = {
+    c.type: c
+    for c in (
+        DraftPick, ChooseArtifact, QuestChoice, DiscardQuest, PickBusiness,
+        Move, Harvest, Work, Build, Interact, CompleteQuest, Deliver, RecruitPartner,
+        BuyVilla, Market, EndTurn, PromotePartner, PlayBlackMarket, UseArtifact,
+        Offer, Accept, Decline, Withdraw, Counter,
+    )
+}  # fmt: skip
+
+MAX_ID = 64
+
+
+def _bad(msg: str) -> RuleError:
+    return RuleError("bad_command", msg)
+
+
+def _str(data: dict[str, Any], key: str, *, optional: bool = False) -> str | None:
+    v = data.get(key)
+    if v is None and optional:
+        return None
+    if not isinstance(v, str) or not v or len(v) > MAX_ID:
+        raise _bad(f"`{key}` must be a non-empty string of at most {MAX_ID} characters")
+    return v
+
+
+def _int(data: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
+    v = data.get(key)
+    if v is None and optional:
+        return None
+    if not isinstance(v, int) or isinstance(v, bool) or not -1_000_000 < v < 1_000_000:
+        raise _bad(f"`{key}` must be an integer")
+    return v
+
+
+def _pairs(data: dict[str, Any], key: str) -> Pairs:
+    v = data.get(key) or {}
+    if not isinstance(v, dict):
+        raise _bad(f"`{key}` must be an object of resource counts")
+    out = []
+    for name, count in v.items():
+        if name not in RESOURCES:
+            raise _bad(f"`{key}`: unknown resource {name!r}")
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 99:
+            raise _bad(f"`{key}.{name}` must be an integer from 0 to 99")
+        if count:
+            out.append((name, count))
+    return tuple(sorted(out))
+
+
+def parse(data: Any) -> Command:
+    """Build a command from its JSON form.
+
+    :raises RuleError: `bad_command` for a malformed payload, `unknown_command`
+        for an unknown type.
+    """
+    if not isinstance(data, dict):
+        raise _bad("a command is a JSON object with a `type`")
+    kind = data.get("type")
+    cls = COMMANDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise RuleError("unknown_command", f"unknown command type {kind!r}")
+    allowed = {f.name for f in dataclasses.fields(cls)} | {"type"}
+    extra = set(data) - allowed
+    if extra:
+        raise _bad(f"{kind}: unexpected field(s) {', '.join(sorted(map(str, extra)))}")
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        name = f.name
+        has_default = f.default is not dataclasses.MISSING
+        if name not in data and has_default:
+            continue
+        if name in ("card", "artifact", "resource", "villa", "to") and cls is not Offer:
+            kwargs[name] = _str(data, name, optional=has_default)
+        elif name in ("option", "offer"):
+            kwargs[name] = _int(data, name)
+        elif name == "target":
+            kwargs[name] = _int(data, name, optional=True)
+        elif name == "bonus":
+            if not isinstance(data[name], bool):
+                raise _bad("`bonus` must be true or false")
+            kwargs[name] = data[name]
+        elif name == "path":
+            v = data[name]
+            if v is None:
+                continue
+            if (
+                not isinstance(v, list)
+                or not 1 <= len(v) <= 12
+                or not all(isinstance(t, str) and 0 < len(t) <= MAX_ID for t in v)
+            ):
+                raise _bad("`path` must be a list of territory ids")
+            kwargs[name] = tuple(v)
+        elif name in ("buy", "sell"):
+            kwargs[name] = _pairs(data, name)
+        elif name in ("give", "want"):
+            v = data.get(name) or {}
+            if not isinstance(v, dict):
+                raise _bad(f"`{name}` must be a bundle object")
+            kwargs[name] = v
+        elif name == "to":  # offer addressees
+            v = data.get(name)
+            if v is None:
+                kwargs[name] = None
+            elif (
+                isinstance(v, list)
+                and all(isinstance(s, int) and not isinstance(s, bool) for s in v)
+                and 0 < len(v) <= 6
+            ):
+                kwargs[name] = tuple(sorted(set(v)))
+            else:
+                raise _bad("`to` must be null (anyone) or a list of seat numbers")
+        elif name == "note":
+            v = data.get(name) or ""
+            if not isinstance(v, str) or len(v) > 200:
+                raise _bad("`note` must be a string of at most 200 characters")
+            kwargs[name] = v
+        else:  # pragma: no cover - every field is handled above
+            raise _bad(f"unsupported field {name}")
+    return cls(**kwargs)
+
+
+def to_json(cmd: Command) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": cmd.type}
+    for f in dataclasses.fields(cmd):
+        v = getattr(cmd, f.name)
+        if f.name in ("buy", "sell"):
+            v = dict(v)
+        elif f.name == "path" and v is not None or f.name == "to" and isinstance(v, tuple):
+            v = list(v)
+        if v is None and f.default is None:
+            continue
+        out[f.name] = v
+    return out

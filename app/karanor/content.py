@@ -1,0 +1,595 @@
+"""The game's content: map and decks, read from a pack of YAML files.
+
+Every file is validated by a pydantic schema (unknown keys are errors), then the
+pack as a whole is checked for references (territories, badges, sequels) and,
+for the base pack, for the counts of the component list. A broken pack raises
+`ContentError` naming the file and the entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections import deque
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+RESOURCES: tuple[str, ...] = ("wood", "ore", "cloth", "wine", "meat", "fruit", "diamond")
+Resource = Literal["wood", "ore", "cloth", "wine", "meat", "fruit", "diamond"]
+PACKS_DIR = Path(__file__).parent / "content"
+
+Count = Annotated[int, Field(ge=0, le=99)]
+
+
+class ContentError(ValueError):
+    """A content pack is broken: the message names the file and the entry."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- bundles, conditions, rewards -------------------------------------------------
+
+
+class Bundle(_Model):
+    gold: Count = 0
+    resources: dict[Resource, Annotated[int, Field(ge=1, le=20)]] = {}
+
+    @property
+    def empty(self) -> bool:
+        return not self.gold and not self.resources
+
+
+class Condition(_Model):
+    """One requirement; exactly one field is set."""
+
+    at: str | None = None
+    at_any: tuple[str, ...] | None = None
+    in_city: bool | None = None
+    has: Bundle | None = None
+    badge: str | None = None
+    min_businesses: Count | None = None
+    min_villas: Count | None = None
+    min_partners: Count | None = None
+    min_artifacts: Count | None = None
+    min_prestige: Count | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Condition:
+        if len(self.model_fields_set) != 1:
+            raise ValueError("a condition has exactly one key")
+        return self
+
+
+class Reward(_Model):
+    """One effect on the player; exactly one field is set."""
+
+    gold: Annotated[int, Field(ge=0, le=50)] | None = None
+    prestige: Annotated[int, Field(ge=-5, le=10)] | None = None
+    revenue: Annotated[int, Field(ge=-3, le=5)] | None = None
+    resources: dict[Resource, Annotated[int, Field(ge=1, le=10)]] | None = None
+    badge: str | None = None
+    lose_badge: str | None = None
+    artifact: Annotated[int, Field(ge=1, le=3)] | None = None
+    black_market: Annotated[int, Field(ge=1, le=3)] | None = None
+    quest: Annotated[int, Field(ge=1, le=3)] | None = None
+    extra_actions: Annotated[int, Field(ge=1, le=3)] | None = None
+    teleport: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Reward:
+        if len(self.model_fields_set) != 1:
+            raise ValueError("a reward has exactly one key")
+        return self
+
+
+class Hit(_Model):
+    """One effect of a black-market card on its target; exactly one field is set."""
+
+    steal_gold: Annotated[int, Field(ge=1, le=20)] | None = None
+    steal_resource: Annotated[int, Field(ge=1, le=5)] | None = None
+    lose_gold: Annotated[int, Field(ge=1, le=20)] | None = None
+    lose_resource: Annotated[int, Field(ge=1, le=5)] | None = None
+    lose_prestige: Annotated[int, Field(ge=1, le=3)] | None = None
+    lose_actions: Annotated[int, Field(ge=1, le=3)] | None = None
+    send_home: bool | None = None
+    give_badge: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Hit:
+        if len(self.model_fields_set) != 1:
+            raise ValueError("a hit has exactly one key")
+        return self
+
+
+class Choice(_Model):
+    label: str = Field(min_length=1, max_length=80)
+    requires: tuple[Condition, ...] = ()
+    cost: Bundle = Bundle()
+    reward: tuple[Reward, ...] = ()
+
+
+class Modifiers(_Model):
+    """Lasting effects of badges and artifacts; they stack."""
+
+    move: int = 0
+    sea_cost: int = 0
+    no_work: bool = False
+    work: int = 0
+    harvest: int = 0
+    revenue: int = 0
+    build_discount: int = 0
+    villa_discount: int = 0
+    partner_discount: int = 0
+    quest_limit: int = 0
+    protect: bool = False
+    actions: int = 0
+    delivery_gold: int = 0
+
+
+MODIFIER_FIELDS: tuple[str, ...] = tuple(Modifiers.model_fields)
+
+
+class Power(_Model):
+    once_per: Literal["turn", "game"] = "turn"
+    action: Annotated[int, Field(ge=0, le=1)] = 0
+    requires: tuple[Condition, ...] = ()
+    cost: Bundle = Bundle()
+    reward: tuple[Reward, ...] = Field(min_length=1)
+
+
+# --- cards and tiles ---------------------------------------------------------------
+
+
+class Card(_Model):
+    id: str = Field(pattern=r"^[a-z0-9_]+$", max_length=48)
+    name: str = Field(min_length=1, max_length=60)
+    flavour: str = Field(default="", max_length=240)
+    four_plus: bool = False
+
+
+class Quest(Card):
+    place: str | None = None
+    prestige: Annotated[int, Field(ge=0, le=6)] = 0
+    immediate: tuple[Choice, ...] = ()
+    complete: tuple[Choice, ...] = ()
+    sequel: str | None = None
+    sequel_of: str | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> Quest:
+        if not self.immediate and not self.complete:
+            raise ValueError("a quest needs `immediate` or `complete` choices")
+        if self.immediate and len(self.immediate) < 2:
+            raise ValueError("an immediate choice offers at least two options")
+        if self.sequel and not self.complete:
+            raise ValueError("a quest with a sequel must be completable")
+        return self
+
+
+class BlackMarket(Card):
+    when: Literal["any_time", "own_turn", "off_turn"] = "any_time"
+    target: Literal["none", "any", "same_territory", "same_city", "leader"] = "none"
+    action: Annotated[int, Field(ge=0, le=1)] = 0
+    requires: tuple[Condition, ...] = ()
+    cost: Bundle = Bundle()
+    reward: tuple[Reward, ...] = ()
+    hit: tuple[Hit, ...] = ()
+
+    @model_validator(mode="after")
+    def _shape(self) -> BlackMarket:
+        if (self.target == "none") != (not self.hit):
+            raise ValueError("`hit` effects need a target, and a target needs `hit` effects")
+        if not self.hit and not self.reward:
+            raise ValueError("a black-market card must do something")
+        return self
+
+    @property
+    def names_resource(self) -> bool:
+        return any(h.steal_resource or h.lose_resource for h in self.hit)
+
+
+class Bonus(_Model):
+    name: str = Field(min_length=1, max_length=60)
+    cost: Bundle
+    reward: tuple[Reward, ...] = Field(min_length=1)
+
+
+class Business(Card):
+    cost: Bundle
+    bonus: Bonus | None = None
+    opening: tuple[Reward, ...] = Field(min_length=1)
+
+
+class Badge(Card):
+    count: Annotated[int, Field(ge=1, le=30)]
+    passive: Modifiers = Modifiers()
+
+
+class Artifact(Card):
+    passive: Modifiers = Modifiers()
+    activate: Power | None = None
+
+
+class Story(_Model):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    story: str = Field(default="", max_length=300)
+    gold: Count = 0
+    resources: dict[Resource, Annotated[int, Field(ge=1, le=5)]] = {}
+    badge: str | None = None
+    revenue: Annotated[int, Field(ge=0, le=12)] = 1
+
+
+class Home(_Model):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    city: str
+
+
+class Delivery(_Model):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str = ""
+    flavour: str = ""
+    city: str
+    resources: dict[Resource, Annotated[int, Field(ge=1, le=10)]] = Field(min_length=1)
+    gold: Count = 0
+    prestige: Annotated[int, Field(ge=0, le=5)] = 1
+
+
+class Inhabitant(_Model):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    territory: str
+    flavour: str = ""
+
+
+class Villa(_Model):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+
+
+class Territory(_Model):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    kind: Literal["city", "land"] = "land"
+    home: bool = False
+    center: tuple[float, float] = (0.0, 0.0)
+    shape: tuple[tuple[float, float], ...] = ()
+    resource: Resource | None = None
+    villa: Villa | None = None
+    terrain: str = "plain"
+
+
+class GameRules(_Model):
+    supply: dict[Resource, Annotated[int, Field(ge=0, le=60)]]
+    partners: tuple[Resource, ...] = ("wood", "ore", "cloth", "wine", "meat", "fruit")
+    hand_size_quests: int = 3
+    actions_per_turn: int = 4
+    move_steps: int = 2
+    sea_cost: int = 2
+    partner_cost: int = 5
+    villa_cost: int = 8
+    revenue_max: int = 12
+    pawns_per_player: int = 8
+    end_prestige: dict[int, int] = {2: 10, 3: 10, 4: 10, 5: 9, 6: 8}
+    ascension: tuple[int, ...] = (3, 6)
+    harvest: int = 2
+    market_buy: int = 3
+    market_sell: int = 1
+    market_max: int = 3
+
+
+class MapData(_Model):
+    width: float = 1000
+    height: float = 1400
+    territories: tuple[Territory, ...]
+    land: tuple[tuple[str, str], ...]
+    sea_routes: tuple[tuple[str, str], ...] = ()
+    coast: tuple[tuple[tuple[float, float], ...], ...] = ()
+
+
+# --- the loaded pack ---------------------------------------------------------------
+
+
+class Content:
+    """A validated content pack, with lookup tables the engine uses."""
+
+    def __init__(self, name: str, **parts: Any) -> None:
+        self.name = name
+        self.rules: GameRules = parts["rules"]
+        self.map: MapData = parts["map"]
+        self.quests: tuple[Quest, ...] = parts["quests"]
+        self.sequels: tuple[Quest, ...] = parts["sequels"]
+        self.black_market: tuple[BlackMarket, ...] = parts["black_market"]
+        self.business: tuple[Business, ...] = parts["business"]
+        self.badges: tuple[Badge, ...] = parts["badges"]
+        self.artifacts: tuple[Artifact, ...] = parts["artifacts"]
+        self.stories: tuple[Story, ...] = parts["stories"]
+        self.homes: tuple[Home, ...] = parts["homes"]
+        self.deliveries: tuple[Delivery, ...] = parts["deliveries"]
+        self.inhabitants: tuple[Inhabitant, ...] = parts["inhabitants"]
+
+        self.territory = {t.id: t for t in self.map.territories}
+        self.quest = {q.id: q for q in (*self.quests, *self.sequels)}
+        self.black_market_card = {c.id: c for c in self.black_market}
+        self.business_card = {c.id: c for c in self.business}
+        self.badge = {b.id: b for b in self.badges}
+        self.artifact = {a.id: a for a in self.artifacts}
+        self.story = {s.id: s for s in self.stories}
+        self.home = {h.id: h for h in self.homes}
+        self.delivery = {d.id: d for d in self.deliveries}
+        self.inhabitant = {i.id: i for i in self.inhabitants}
+        self.cities = tuple(t.id for t in self.map.territories if t.kind == "city")
+        self.villas = {t.villa.id: t.id for t in self.map.territories if t.villa}
+        self.villa_name = {t.villa.id: t.villa.name for t in self.map.territories if t.villa}
+        neighbours: dict[str, list[tuple[str, bool]]] = {t: [] for t in self.territory}
+        for a, b in self.map.land:
+            neighbours[a].append((b, False))
+            neighbours[b].append((a, False))
+        for a, b in self.map.sea_routes:
+            neighbours[a].append((b, True))
+            neighbours[b].append((a, True))
+        self.neighbours: dict[str, tuple[tuple[str, bool], ...]] = {
+            k: tuple(sorted(v)) for k, v in neighbours.items()
+        }
+
+    def card_name(self, card_id: str) -> str:
+        for table in (self.quest, self.black_market_card, self.business_card, self.artifact):
+            if card_id in table:
+                return table[card_id].name
+        return card_id
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "quests": len(self.quests),
+            "quest_sequels": len(self.sequels),
+            "black_market": len(self.black_market),
+            "business": len(self.business),
+            "badges": sum(b.count for b in self.badges),
+            "artifacts": len(self.artifacts),
+            "story": len(self.stories),
+            "home_cities": len(self.homes),
+            "deliveries": len(self.deliveries),
+            "inhabitants": len(self.inhabitants),
+            "territories": len(self.map.territories),
+            "cities": len(self.cities),
+            "villas": len(self.villas),
+            "sea_routes": len(self.map.sea_routes),
+        }
+
+
+BASE_COUNTS = {
+    "quests": 50,
+    "quest_sequels": 8,
+    "black_market": 22,
+    "business": 34,
+    "badges": 30,
+    "artifacts": 14,
+    "story": 10,
+    "home_cities": 6,
+    "deliveries": 7,
+    "inhabitants": 21,
+    "cities": 7,
+}
+
+_FILES: dict[str, tuple[str, str | None, Any]] = {
+    # part: (file, top-level key or None for a mapping, model)
+    "rules": ("game.yaml", None, GameRules),
+    "map": ("map.yaml", None, MapData),
+    "quests": ("quests.yaml", "quests", Quest),
+    "sequels": ("sequels.yaml", "sequels", Quest),
+    "black_market": ("black_market.yaml", "black_market", BlackMarket),
+    "business": ("business.yaml", "business", Business),
+    "badges": ("badges.yaml", "badges", Badge),
+    "artifacts": ("artifacts.yaml", "artifacts", Artifact),
+    "stories": ("stories.yaml", "stories", Story),
+    "homes": ("homes.yaml", "homes", Home),
+    "deliveries": ("deliveries.yaml", "deliveries", Delivery),
+    "inhabitants": ("inhabitants.yaml", "inhabitants", Inhabitant),
+}
+
+
+def _read(path: Path) -> Any:
+    try:
+        with path.open(encoding="utf-8") as f:
+            return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except FileNotFoundError:
+        raise ContentError(f"{path}: file missing") from None
+    except yaml.YAMLError as e:
+        raise ContentError(f"{path}: not valid YAML: {e}") from None
+
+
+def _parse(path: Path, key: str | None, model: Any) -> Any:
+    data = _read(path)
+    if key is None:
+        try:
+            return model.model_validate(data)
+        except ValidationError as e:
+            raise ContentError(f"{path}: {_explain(e, data)}") from None
+    if isinstance(data, dict):
+        data = data.get(key)
+    if not isinstance(data, list):
+        raise ContentError(f"{path}: expected a list under `{key}:`")
+    out = []
+    for i, entry in enumerate(data):
+        try:
+            out.append(model.model_validate(entry))
+        except ValidationError as e:
+            ident = entry.get("id", f"#{i}") if isinstance(entry, dict) else f"#{i}"
+            raise ContentError(f"{path}: entry {ident}: {_explain(e, entry)}") from None
+    return tuple(out)
+
+
+def _explain(e: ValidationError, data: Any) -> str:
+    first = e.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    if isinstance(data, dict) and first["loc"] and first["loc"][0] == "territories":
+        with contextlib.suppress(IndexError, KeyError, TypeError, AttributeError):
+            where = f"territory {data['territories'][first['loc'][1]].get('id')}: {where}"
+    return f"{where}: {first['msg']}" + (
+        f" ({len(e.errors())} errors)" if len(e.errors()) > 1 else ""
+    )
+
+
+def load_pack(path: str | Path, *, check_counts: bool | None = None) -> Content:
+    """Load and validate a content pack folder.
+
+    :raises ContentError: naming the file and entry at fault.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        folder = PACKS_DIR / str(path)
+    if not folder.is_dir():
+        raise ContentError(f"{path}: no such content pack")
+    parts = {name: _parse(folder / f, key, m) for name, (f, key, m) in _FILES.items()}
+    content = Content(folder.name, **parts)
+    _check_references(content, folder)
+    if check_counts if check_counts is not None else folder.name == "base":
+        counts = content.counts()
+        for key, want in BASE_COUNTS.items():
+            if counts[key] != want:
+                raise ContentError(f"{folder}: {key}: {counts[key]} found, {want} expected")
+        if sum(content.rules.supply.values()) != 105:
+            raise ContentError(f"{folder / 'game.yaml'}: supply must hold 105 tokens")
+        if not 30 <= counts["territories"] <= 45:
+            raise ContentError(f"{folder / 'map.yaml'}: 30 to 45 territories expected")
+    return content
+
+
+@functools.lru_cache(maxsize=8)
+def load(name: str = "base") -> Content:
+    """The named pack from `app/karanor/content/`, loaded once per process."""
+    return load_pack(PACKS_DIR / name)
+
+
+def _check_references(c: Content, folder: Path) -> None:  # noqa: C901 - one list of checks
+    def fail(file: str, entry: str, msg: str) -> None:
+        raise ContentError(f"{folder / file}: entry {entry}: {msg}")
+
+    ids: dict[str, str] = {}
+    for part, (file, _key, _m) in _FILES.items():
+        if part in ("rules", "map"):
+            continue
+        for item in getattr(c, part):
+            if item.id in ids:
+                fail(file, item.id, f"id already used in {ids[item.id]}")
+            ids[item.id] = file
+    terr = c.territory
+    if len(terr) != len(c.map.territories):
+        fail("map.yaml", "territories", "duplicate territory id")
+    for a, b in (*c.map.land, *c.map.sea_routes):
+        for t in (a, b):
+            if t not in terr:
+                fail("map.yaml", f"{a}-{b}", f"unknown territory {t}")
+    homes = {t for t in terr.values() if t.home}
+    if any(t.kind != "city" for t in homes):
+        fail("map.yaml", "home", "a home must be a city")
+
+    def check_conditions(file: str, entry: str, conds: tuple[Condition, ...]) -> None:
+        for cond in conds:
+            for t in (cond.at, *(cond.at_any or ())):
+                if t is not None and t not in terr:
+                    fail(file, entry, f"unknown territory {t}")
+            if cond.badge and cond.badge not in c.badge:
+                fail(file, entry, f"unknown badge {cond.badge}")
+
+    def check_rewards(file: str, entry: str, rewards: tuple[Reward, ...]) -> None:
+        for r in rewards:
+            for b in (r.badge, r.lose_badge):
+                if b is not None and b not in c.badge:
+                    fail(file, entry, f"unknown badge {b}")
+            if r.teleport is not None and r.teleport != "home" and r.teleport not in terr:
+                fail(file, entry, f"unknown territory {r.teleport}")
+
+    def check_choice(file: str, entry: str, ch: Choice) -> None:
+        check_conditions(file, entry, ch.requires)
+        check_rewards(file, entry, ch.reward)
+
+    sequel_refs: dict[str, str] = {}
+    for file, deck in (("quests.yaml", c.quests), ("sequels.yaml", c.sequels)):
+        for q in deck:
+            for ch in (*q.immediate, *q.complete):
+                check_choice(file, q.id, ch)
+            if q.place is not None and q.place not in terr:
+                fail(file, q.id, f"unknown place {q.place}")
+            if q.sequel:
+                if q.sequel not in {s.id for s in c.sequels}:
+                    fail(file, q.id, f"unknown sequel {q.sequel}")
+                if q.sequel in sequel_refs:
+                    fail(file, q.id, f"sequel {q.sequel} already follows {sequel_refs[q.sequel]}")
+                sequel_refs[q.sequel] = q.id
+    for s in c.sequels:
+        if sequel_refs.get(s.id) is None:
+            fail("sequels.yaml", s.id, "no quest leads to this sequel")
+        if s.sequel_of is not None and s.sequel_of != sequel_refs[s.id]:
+            fail(
+                "sequels.yaml",
+                s.id,
+                f"sequel_of says {s.sequel_of}, {sequel_refs[s.id]} leads here",
+            )
+    for bm in c.black_market:
+        check_conditions("black_market.yaml", bm.id, bm.requires)
+        check_rewards("black_market.yaml", bm.id, bm.reward)
+        for h in bm.hit:
+            if h.give_badge is not None and h.give_badge not in c.badge:
+                fail("black_market.yaml", bm.id, f"unknown badge {h.give_badge}")
+    for biz in c.business:
+        check_rewards("business.yaml", biz.id, biz.opening)
+        if biz.bonus:
+            check_rewards("business.yaml", biz.id, biz.bonus.reward)
+    for art in c.artifacts:
+        if art.activate:
+            check_conditions("artifacts.yaml", art.id, art.activate.requires)
+            check_rewards("artifacts.yaml", art.id, art.activate.reward)
+    for story in c.stories:
+        if story.badge is not None and story.badge not in c.badge:
+            fail("stories.yaml", story.id, f"unknown badge {story.badge}")
+    for home in c.homes:
+        if home.city not in terr or not terr[home.city].home:
+            fail("homes.yaml", home.id, f"{home.city} is not a home city of the map")
+    for d in c.deliveries:
+        if d.city not in c.cities:
+            fail("deliveries.yaml", d.id, f"{d.city} is not a city")
+    seen: set[str] = set()
+    for i in c.inhabitants:
+        if i.territory not in terr:
+            fail("inhabitants.yaml", i.id, f"unknown territory {i.territory}")
+        if i.territory in seen:
+            fail("inhabitants.yaml", i.id, f"a second inhabitant on {i.territory}")
+        seen.add(i.territory)
+    if set(c.rules.supply) != set(RESOURCES):
+        fail("game.yaml", "supply", "every resource needs a supply")
+    if len(c.stories) < 6 or len(c.homes) < 6:
+        fail("stories.yaml", "-", "at least 6 stories and 6 homes are needed for 6 players")
+    # Every place a card names can be reached from every home city.
+    named = {q.place for q in c.quest.values() if q.place}
+    named |= {
+        t
+        for q in c.quest.values()
+        for ch in (*q.immediate, *q.complete)
+        for cond in ch.requires
+        for t in (cond.at, *(cond.at_any or ()))
+        if t
+    }
+    named |= {d.city for d in c.deliveries} | {i.territory for i in c.inhabitants}
+    for home in c.homes:
+        reach = _reachable(c, home.city)
+        missing = sorted(named - reach)
+        if missing:
+            fail("map.yaml", home.city, f"cannot reach {', '.join(missing)}")
+
+
+def _reachable(c: Content, start: str) -> set[str]:
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        for n, _sea in c.neighbours[todo.popleft()]:
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen
