@@ -79,9 +79,58 @@ def _db(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ simulate, content
+
+
+def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    parser.add_argument("--players", type=int, default=4, help="players per game, 2-6")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--bots", choices=["random", "greedy"], default="random")
+    parser.add_argument("--content", default="base", help="content pack (default base)")
+    parser.add_argument("--max-rounds", type=int, default=80, help="stop a game after N rounds")
+    parser.add_argument("--stats", action="store_true", help="also print card and prestige tallies")
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    import json
+
+    from app.karanor.simulate import simulate
+
+    if not 2 <= args.players <= 6 or args.games < 1:
+        print("karanor simulate: --players must be 2-6 and --games at least 1", file=sys.stderr)
+        return 2
+    result = simulate(
+        args.games, args.players, seed=args.seed, kind=args.bots, content=args.content,
+        max_rounds=args.max_rounds, stats=args.stats,
+    )  # fmt: skip
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+def _content_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("pack", nargs="?", default="base", help="content pack (default base)")
+
+
+def _content(args: argparse.Namespace) -> int:
+    import json
+
+    from app.karanor.content import ContentError, load_pack
+
+    try:
+        content = load_pack(args.pack)
+    except ContentError as e:
+        print(f"karanor content: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(content.counts()))
+    return 0
+
+
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "serve pages, API and WebSockets", _serve, _serve_arguments),
     Subcommand("db", "database schema: upgrade | current | downgrade", _db, _db_arguments),
+    Subcommand("simulate", "play whole games between bots", _simulate, _simulate_arguments),
+    Subcommand("content", "validate a content pack and count it", _content, _content_arguments),
 ]
 
 
