@@ -14,6 +14,7 @@ and a refused one leaves the state untouched.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -423,16 +424,36 @@ class PickBusiness(Handler):
 
 def reach(s: State, c: Content, p: Player, steps: int) -> dict[str, tuple[int, tuple[str, ...]]]:
     """Every territory within `steps` of the pawn, with the cheapest path (gold, then
-    steps) the player can pay for: {territory: (gold, path)}."""
+    steps) the player can pay for: {territory: (gold, path)}. Do not mutate the result."""
     sea = fx.sea_cost(c, p)
-    best: dict[str, tuple[int, tuple[str, ...]]] = {p.position: (0, ())}
+    # Gold beyond what `steps` crossings could cost changes nothing: cap it in the key.
+    key = (p.position, steps, sea, min(p.gold, steps * sea))
+    cache = _REACH.get(c)
+    if cache is None:
+        cache = _REACH[c] = {}
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _reach(c, p.position, steps, sea, key[3])
+    return found
+
+
+_REACH: weakref.WeakKeyDictionary[
+    Content, dict[tuple[str, int, int, int], dict[str, tuple[int, tuple[str, ...]]]]
+] = weakref.WeakKeyDictionary()
+
+
+def _reach(
+    c: Content, start: str, steps: int, sea: int, gold_held: int
+) -> dict[str, tuple[int, tuple[str, ...]]]:
+    best: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, ())}
     frontier = dict(best)
+    neighbours = c.neighbours
     for _ in range(steps):
         nxt: dict[str, tuple[int, tuple[str, ...]]] = {}
         for u, (gold, path) in frontier.items():
-            for v, by_sea in c.neighbours[u]:
-                g = gold + (sea if by_sea else 0)
-                if g > p.gold:
+            for v, by_sea in neighbours[u]:
+                g = gold + sea if by_sea else gold
+                if g > gold_held:
                     continue
                 old = best.get(v)
                 if old is None or g < old[0]:
@@ -440,7 +461,7 @@ def reach(s: State, c: Content, p: Player, steps: int) -> dict[str, tuple[int, t
         frontier = nxt
         if not frontier:
             break
-    del best[p.position]
+    del best[start]
     return best
 
 
@@ -457,6 +478,9 @@ def path_cost(c: Content, p: Player, start: str, path: tuple[str, ...]) -> int |
     return gold
 
 
+_MOVES: dict[tuple[str, ...], A.Move] = {}  # commands are values: one object per path
+
+
 class Move(Handler):
     """Ruling R2: a Move may be split; the steps left of the Move in progress are
     used first, at no action, until another action or a card ends it."""
@@ -470,7 +494,11 @@ class Move(Handler):
         cont = reach(s, c, p, s.move_left) if s.move_left else {}
         fresh = reach(s, c, p, fx.move_steps(c, p)) if s.actions_left > 0 else {}
         for dest in sorted(cont.keys() | fresh.keys()):
-            yield A.Move(dest, (cont.get(dest) or fresh[dest])[1])
+            path = (cont.get(dest) or fresh[dest])[1]
+            cmd = _MOVES.get(path)
+            if cmd is None:
+                cmd = _MOVES[path] = A.Move(dest, path)
+            yield cmd
 
     def _plan(
         self, s: State, c: Content, p: Player, cmd: A.Move
@@ -545,7 +573,8 @@ class Harvest(Handler):
     cmd = A.Harvest
 
     def candidates(self, s, c, seat):
-        yield A.Harvest()
+        if c.territory[s.players[seat].position].resource:
+            yield A.Harvest()
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
@@ -678,7 +707,8 @@ class Interact(Handler):
     cmd = A.Interact
 
     def candidates(self, s, c, seat):
-        yield A.Interact()
+        if s.players[seat].position in s.inhabitants:
+            yield A.Interact()
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
@@ -741,7 +771,8 @@ class Deliver(Handler):
     cmd = A.Deliver
 
     def candidates(self, s, c, seat):
-        yield A.Deliver()
+        if s.delivery and c.delivery[s.delivery].city == s.players[seat].position:
+            yield A.Deliver()
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
@@ -1211,21 +1242,14 @@ ANSWERS = {
     "business_pick": "pick_business",
 }
 TURN_ORDER = (
-    "move",
-    "harvest",
-    "work",
-    "build",
-    "interact",
-    "complete_quest",
-    "deliver",
-    "recruit_partner",
-    "buy_villa",
-    "market",
-    "play_black_market",
-    "use_artifact",
-    "promote_partner",
-    "end_turn",
-)
+    "move", "harvest", "work", "build", "interact", "complete_quest", "deliver",
+    "recruit_partner", "buy_villa", "market", "play_black_market", "use_artifact",
+    "promote_partner", "end_turn",
+)  # fmt: skip
+# A shortcut for listing only (check() still decides): which kinds can be legal off-turn,
+# and which on your turn once no action is left.
+OFF_TURN = ("play_black_market", "use_artifact", "promote_partner")
+NO_ACTION_LEFT = ("move", *OFF_TURN, "end_turn")
 
 
 def _gate(s: State, seat: int, kind: str) -> Check:
@@ -1249,29 +1273,31 @@ def _gate(s: State, seat: int, kind: str) -> Check:
     return None
 
 
-def legal_actions(s: State, seat: int) -> Iterator[A.Command]:
+def legal_actions(s: State, seat: int) -> list[A.Command]:
     """Every complete command `seat` may send now (trades excepted: they are free-form)."""
     if s.phase == GAME_OVER or not 0 <= seat < s.n:
-        return
+        return []
     c = content_of(s)
     if s.pending:
-        head = s.pending[0]
-        if head["seat"] == seat:
-            h = HANDLERS[ANSWERS[head["kind"]]]
-            yield from (cmd for cmd in h.candidates(s, c, seat) if h.check(s, c, seat, cmd) is None)
-        return
-    if s.phase == DRAFT:
-        h = HANDLERS["draft_pick"]
-        yield from (cmd for cmd in h.candidates(s, c, seat) if h.check(s, c, seat, cmd) is None)
-        return
-    for kind in TURN_ORDER:
+        if s.pending[0]["seat"] != seat:
+            return []
+        kinds: tuple[str, ...] = (ANSWERS[s.pending[0]["kind"]],)
+    elif s.phase == DRAFT:
+        kinds = ("draft_pick",)
+    elif seat != s.turn_seat:
+        kinds = OFF_TURN
+    elif s.actions_left <= 0:
+        kinds = NO_ACTION_LEFT
+    else:
+        kinds = TURN_ORDER
+    out: list[A.Command] = []
+    for kind in kinds:
         h = HANDLERS[kind]
         if kind == "move":
-            yield from h.candidates(s, c, seat)  # reach() both lists and checks a Move
-            continue
-        for cmd in h.candidates(s, c, seat):
-            if h.check(s, c, seat, cmd) is None:
-                yield cmd
+            out.extend(h.candidates(s, c, seat))  # reach() both lists and checks a Move
+        else:
+            out.extend(cmd for cmd in h.candidates(s, c, seat) if h.check(s, c, seat, cmd) is None)
+    return out
 
 
 def check(s: State, seat: int, cmd: A.Command) -> RuleError | None:
@@ -1322,8 +1348,10 @@ def _settle(s: State, c: Content, ev: Events) -> None:
         ev.append({"type": "quest_choice_lapsed", "seat": p.seat})
         _after_immediate(s, c, p, head["card"], ev)
     for p in s.players:
-        if len(p.quests) > fx.quest_limit(c, p) and not any(
-            x["kind"] == "quest_discard" and x["seat"] == p.seat for x in s.pending
+        if (
+            len(p.quests) > 1
+            and len(p.quests) > fx.quest_limit(c, p)
+            and not any(x["kind"] == "quest_discard" and x["seat"] == p.seat for x in s.pending)
         ):
             s.pending.append({"kind": "quest_discard", "seat": p.seat})
     if s.offers:

@@ -1,0 +1,23 @@
+"""Run inside a venv with catanatron==3.2.1: 40 games of 4 RandomPlayers.
+
+Prints one JSON line: games, actions (len(game.state.actions) summed), seconds,
+actions_per_second. Used by bench/engine_speed.sh; never imported by the app.
+"""
+
+import json
+import sys
+import time
+
+from catanatron import Color, Game, RandomPlayer
+
+games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+colors = [Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE]
+actions = 0
+start = time.perf_counter()
+for _ in range(games):
+    game = Game([RandomPlayer(c) for c in colors])
+    game.play()
+    actions += len(game.state.actions)
+seconds = time.perf_counter() - start
+print(json.dumps({"engine": "catanatron 3.2.1", "games": games, "actions": actions,
+                  "seconds": round(seconds, 3), "actions_per_second": round(actions / seconds, 1)}))

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Engine speed beside catanatron, in the same run (Rules engine issue, "Speed").
+# Usage: bench/engine_speed.sh [GAMES]   (default 40; 3 runs each, medians compared)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+GAMES="${1:-40}"
+CATVENV="${CATANATRON_VENV:-/tmp/karanor-catanatron-venv}"
+if [ ! -x "$CATVENV/bin/python" ]; then
+    python3 -m venv "$CATVENV"
+    "$CATVENV/bin/pip" install -q catanatron==3.2.1
+fi
+PY="$ROOT/.venv/bin/python"
+[ -x "$PY" ] || PY=python3
+for i in 1 2 3; do
+    "$CATVENV/bin/python" "$ROOT/bench/catanatron_speed.py" "$GAMES"
+    (cd "$ROOT" && "$PY" -m app.cli simulate --games "$GAMES" --players 4 --bots random | tail -n 1)
+done | "$PY" -c '
+import json, statistics, sys
+rows = [json.loads(l) for l in sys.stdin if l.strip().startswith("{")]
+cat = statistics.median(r["actions_per_second"] for r in rows if "engine" in r)
+ours = statistics.median(r["commands_per_second"] for r in rows if "bots" in r)
+print(json.dumps({"catanatron_actions_per_second": cat, "karanor_commands_per_second": ours,
+                  "ratio": round(ours / cat, 2)}))
+'
