@@ -1317,7 +1317,7 @@ def apply(s: State, seat: int, cmd: A.Command | dict[str, Any]) -> tuple[State, 
 
     :raises RuleError: the command is refused; the state is untouched.
     """
-    if isinstance(cmd, dict):
+    if not isinstance(cmd, A.Command):
         cmd = A.parse(cmd)
     err = check(s, seat, cmd)
     if err:

@@ -261,9 +261,10 @@ def _transfer(a: Player, b: Player, bundle: dict[str, Any]) -> None:
     for art in bundle["artifacts"]:
         a.artifacts.remove(art)
         b.artifacts.append(art)
-        if art in a.powers_spent:  # a once-per-game power stays spent
-            a.powers_spent.remove(art)
-            b.powers_spent.append(art)
+        for marks_a, marks_b in ((a.powers_spent, b.powers_spent), (a.powers_used, b.powers_used)):
+            if art in marks_a:  # a power used this turn (or game) stays used
+                marks_a.remove(art)
+                marks_b.append(art)
 
 
 def refresh(s: State, c: Content, ev: Events) -> None:
