@@ -51,6 +51,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level.lower(),
+        ws_max_size=64 * 1024,  # larger frames are cut off; up to 16 KB get a coded answer
     )
     return 0
 
@@ -126,9 +127,38 @@ def _content(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ export
+
+
+def _export_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", help="the room code")
+
+
+def _export(args: argparse.Namespace) -> int:
+    import orjson
+
+    from app.config import get_settings
+    from app.rooms.export import export_room
+    from app.store.db import create_db_engine
+
+    engine = create_db_engine(get_settings().database_url)
+    try:
+        data = export_room(engine, args.code)
+    except LookupError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+    return 0
+
+
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "serve pages, API and WebSockets", _serve, _serve_arguments),
     Subcommand("db", "database schema: upgrade | current | downgrade", _db, _db_arguments),
+    Subcommand(
+        "export", "print a room, its seats and its full log as JSON", _export, _export_arguments
+    ),
     Subcommand("simulate", "play whole games between bots", _simulate, _simulate_arguments),
     Subcommand("content", "validate a content pack and count it", _content, _content_arguments),
 ]

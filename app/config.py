@@ -45,15 +45,35 @@ class Settings(BaseSettings):
         default_factory=list,
         description="CORS / WebSocket origins allowed besides our own; comma-separated.",
     )
-    bot_delay_seconds: float = Field(
-        default=0.8,
+    bot_delay: float = Field(
+        default=0.6,
         ge=0,
-        validation_alias=AliasChoices("KARANOR_BOT_DELAY_SECONDS", "bot_delay_seconds"),
-        description="Pause before a bot acts, so humans can follow the game.",
+        le=60,
+        validation_alias=AliasChoices(
+            "KARANOR_BOT_DELAY_SECONDS", "KARANOR_BOT_DELAY", "bot_delay", "bot_delay_seconds"
+        ),
+        description="Pause in seconds before a bot acts, so humans can follow the game.",
+    )
+    command_rate: float = Field(
+        default=20.0,
+        gt=0,
+        validation_alias=AliasChoices("KARANOR_COMMAND_RATE", "command_rate"),
+        description="Commands (and chat lines) per second a seat may send, on average.",
+    )
+    command_burst: int = Field(
+        default=40,
+        ge=1,
+        validation_alias=AliasChoices("KARANOR_COMMAND_BURST", "command_burst"),
+        description="How many commands a seat may send at once before the rate applies.",
     )
     log_level: str = Field(
         default="info", validation_alias=AliasChoices("KARANOR_LOG_LEVEL", "log_level")
     )
+
+    @property
+    def bot_delay_seconds(self) -> float:
+        """The older name of `bot_delay`."""
+        return self.bot_delay
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

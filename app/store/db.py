@@ -6,12 +6,13 @@ transactions: pysqlite's own implicit BEGIN is switched off and SQLAlchemy
 emits BEGIN itself, so SAVEPOINT and transactional DDL behave as documented.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -48,8 +49,14 @@ def _sqlite_pragmas(*, foreign_keys: bool) -> Callable[[Any, Any], None]:
     return on_connect
 
 
+WRITER_OPTION = "karanor_writer"
+
+
 def _on_sqlite_begin(connection: Any) -> None:
-    connection.exec_driver_sql("BEGIN")
+    # A writer takes SQLite's write lock at BEGIN (IMMEDIATE), so two writers queue on
+    # the busy timeout instead of one failing with "database is locked" on upgrade.
+    writer = connection.get_execution_options().get(WRITER_OPTION)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
 
 
 def create_db_engine(url: str, *, echo: bool = False, sqlite_foreign_keys: bool = True) -> Engine:
@@ -82,3 +89,22 @@ def create_db_engine(url: str, *, echo: bool = False, sqlite_foreign_keys: bool 
 def create_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     """Sessions that keep loaded attributes after commit (we hand them to the web layer)."""
     return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """One writing transaction: `BEGIN IMMEDIATE` on SQLite, a plain BEGIN elsewhere.
+
+    Commits when the block ends, rolls back if it raises.
+    """
+    with engine.connect() as connection:
+        connection = connection.execution_options(**{WRITER_OPTION: True})
+        with connection.begin():
+            yield connection
+
+
+@contextmanager
+def read_connection(engine: Engine) -> Iterator[Connection]:
+    """A connection for reads (one transaction, rolled back at the end)."""
+    with engine.connect() as connection:
+        yield connection

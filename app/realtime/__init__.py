@@ -1,0 +1,1 @@
+"""Real-time fan-out: the WebSocket hub of this process."""

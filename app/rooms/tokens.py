@@ -1,0 +1,35 @@
+"""Room codes and seat tokens: random, URL-safe; tokens are stored only as SHA-256 hashes."""
+
+import hashlib
+import re
+import secrets
+
+CODE_BYTES = 12  # 96 bits
+TOKEN_BYTES = 24  # 192 bits
+_CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+
+
+def new_room_code() -> str:
+    return secrets.token_urlsafe(CODE_BYTES)
+
+
+def new_seat_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def plausible_code(code: str) -> bool:
+    return bool(_CODE_RE.match(code))
+
+
+def plausible_token(token: str) -> bool:
+    return bool(_TOKEN_RE.match(token))
+
+
+def cookie_name(code: str) -> str:
+    """The per-room cookie that carries a browser's seat token."""
+    return f"karanor_{code}"

@@ -1,0 +1,263 @@
+"""Data access for the platform, as SQLAlchemy Core statements on a given connection.
+
+Keyword-only functions; the caller owns the transaction (`app.store.db.write_transaction`).
+Nothing here knows about HTTP or the game rules.
+"""
+
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, delete, func, insert, select, update
+
+from app.store.models import ChatMessage, Game, GameEvent, Room, Seat, utcnow
+
+rooms = cast(Table, Room.__table__)
+seats = cast(Table, Seat.__table__)
+games = cast(Table, Game.__table__)
+game_events = cast(Table, GameEvent.__table__)
+chat_messages = cast(Table, ChatMessage.__table__)
+
+# Rows are read by column name (row.version, row.events ...).
+Record = Any
+
+
+# --- rooms and seats ------------------------------------------------------------------
+
+
+def insert_room(conn: Connection, *, code: str, options: dict[str, Any]) -> int:
+    result = conn.execute(insert(rooms).values(code=code, options=options, host_seat=0))
+    room_id: int = result.inserted_primary_key[0]  # type: ignore[index]
+    return room_id
+
+
+def room_by_code(conn: Connection, *, code: str) -> Record:  # or None
+    return conn.execute(select(rooms).where(rooms.c.code == code)).first()
+
+
+def set_room_options(conn: Connection, *, room_id: int, options: dict[str, Any]) -> None:
+    conn.execute(
+        update(rooms).where(rooms.c.id == room_id).values(options=options, updated_at=func.now())
+    )
+
+
+def set_room_status(conn: Connection, *, room_id: int, status: str, expect: str) -> bool:
+    """Move the room from `expect` to `status`; False if it was not in `expect`."""
+    result = conn.execute(
+        update(rooms)
+        .where(rooms.c.id == room_id, rooms.c.status == expect)
+        .values(status=status, updated_at=func.now())
+    )
+    return result.rowcount == 1
+
+
+def seats_of(conn: Connection, *, room_id: int) -> list[Record]:
+    query = select(seats).where(seats.c.room_id == room_id).order_by(seats.c.index)
+    return list(conn.execute(query).all())
+
+
+def insert_seat(
+    conn: Connection,
+    *,
+    room_id: int,
+    index: int,
+    name: str,
+    token_hash: str | None,
+    is_bot: bool = False,
+    is_host: bool = False,
+) -> int:
+    result = conn.execute(
+        insert(seats).values(
+            room_id=room_id,
+            index=index,
+            name=name,
+            token_hash=token_hash,
+            is_bot=is_bot,
+            is_host=is_host,
+        )
+    )
+    seat_id: int = result.inserted_primary_key[0]  # type: ignore[index]
+    return seat_id
+
+
+def seat_by_token(conn: Connection, *, room_id: int, token_hash: str) -> Record:  # or None
+    query = select(seats).where(
+        seats.c.room_id == room_id, seats.c.token_hash == token_hash, seats.c.removed.is_(False)
+    )
+    return conn.execute(query).first()
+
+
+def remove_seat(conn: Connection, *, room_id: int, index: int) -> dict[int, int]:
+    """Delete seat `index` and close the gap: later seats move down by one, in order
+    (one row at a time, so UNIQUE(room_id, index) holds at every step).
+
+    :returns: the new index of every seat that moved, by seat id.
+    """
+    conn.execute(delete(seats).where(seats.c.room_id == room_id, seats.c.index == index))
+    moved: dict[int, int] = {}
+    later = select(seats.c.id, seats.c.index).where(
+        seats.c.room_id == room_id, seats.c.index > index
+    )
+    for seat_id, old in conn.execute(later.order_by(seats.c.index)).all():
+        conn.execute(update(seats).where(seats.c.id == seat_id).values(index=old - 1))
+        moved[seat_id] = old - 1
+    return moved
+
+
+# --- games and their log --------------------------------------------------------------
+
+
+def insert_game(
+    conn: Connection,
+    *,
+    room_id: int,
+    content_pack: str,
+    options: dict[str, Any],
+    seed: int,
+    snapshot: dict[str, Any],
+) -> int:
+    result = conn.execute(
+        insert(games).values(
+            room_id=room_id,
+            content_pack=content_pack,
+            options=options,
+            seed=seed,
+            version=0,
+            snapshot=snapshot,
+            status="playing",
+        )
+    )
+    game_id: int = result.inserted_primary_key[0]  # type: ignore[index]
+    return game_id
+
+
+def game_of_room(conn: Connection, *, room_id: int) -> Record:  # or None
+    """The game's head (no snapshot): id, version, status, content_pack, options, seed."""
+    query = select(
+        games.c.id,
+        games.c.version,
+        games.c.status,
+        games.c.content_pack,
+        games.c.options,
+        games.c.seed,
+    ).where(games.c.room_id == room_id)
+    return conn.execute(query).first()
+
+
+def game_version(conn: Connection, *, game_id: int, lock: bool = False) -> Record:
+    """(version, status) of a game; `lock` takes the row lock (PostgreSQL) until commit."""
+    query = select(games.c.version, games.c.status).where(games.c.id == game_id)
+    if lock:
+        query = query.with_for_update()
+    return conn.execute(query).one()
+
+
+def game_snapshot(conn: Connection, *, game_id: int) -> Record:
+    """(version, snapshot) of a game."""
+    query = select(games.c.version, games.c.snapshot).where(games.c.id == game_id)
+    return conn.execute(query).one()
+
+
+def event_by_command(
+    conn: Connection, *, game_id: int, seat: int, command_id: str
+) -> Record:  # or None
+    query = select(game_events.c.version, game_events.c.events).where(
+        game_events.c.game_id == game_id,
+        game_events.c.seat == seat,
+        game_events.c.command_id == command_id,
+    )
+    return conn.execute(query).first()
+
+
+def append_event(
+    conn: Connection,
+    *,
+    game_id: int,
+    old_version: int,
+    seat: int,
+    command_id: str,
+    command: dict[str, Any],
+    events: list[dict[str, Any]],
+    snapshot: dict[str, Any],
+    status: str,
+) -> bool:
+    """Log one accepted command and move the game to `old_version + 1`.
+
+    Compare-and-set on the version: False (and nothing to keep) if another writer
+    moved the game first; the caller rolls back.
+    """
+    moved = conn.execute(
+        update(games)
+        .where(games.c.id == game_id, games.c.version == old_version)
+        .values(version=old_version + 1, snapshot=snapshot, status=status, updated_at=func.now())
+    )
+    if moved.rowcount != 1:
+        return False
+    conn.execute(
+        insert(game_events).values(
+            game_id=game_id,
+            version=old_version + 1,
+            seat=seat,
+            command_id=command_id,
+            command=command,
+            events=events,
+        )
+    )
+    return True
+
+
+def events_after(
+    conn: Connection, *, game_id: int, after: int, limit: int | None = None
+) -> list[Record]:
+    query = (
+        select(
+            game_events.c.version,
+            game_events.c.seat,
+            game_events.c.command_id,
+            game_events.c.command,
+            game_events.c.events,
+            game_events.c.created_at,
+        )
+        .where(game_events.c.game_id == game_id, game_events.c.version > after)
+        .order_by(game_events.c.version)
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    return list(conn.execute(query).all())
+
+
+def playing_games_with_bots(conn: Connection) -> list[str]:
+    """Codes of the rooms in play that seat at least one bot."""
+    query = (
+        select(rooms.c.code)
+        .join(seats, seats.c.room_id == rooms.c.id)
+        .where(rooms.c.status == "playing", seats.c.is_bot.is_(True))
+        .distinct()
+    )
+    return [code for (code,) in conn.execute(query).all()]
+
+
+# --- chat -----------------------------------------------------------------------------
+
+
+def insert_chat(
+    conn: Connection, *, room_id: int, seat: int | None, name: str, text: str
+) -> datetime:
+    at = utcnow()
+    conn.execute(
+        insert(chat_messages).values(
+            room_id=room_id, seat=seat, name=name, text=text, created_at=at
+        )
+    )
+    return at
+
+
+def recent_chat(conn: Connection, *, room_id: int, limit: int) -> list[Record]:
+    """The last `limit` messages, oldest first."""
+    query = (
+        select(chat_messages.c.seat, chat_messages.c.name, chat_messages.c.text)
+        .add_columns(chat_messages.c.created_at, chat_messages.c.id)
+        .where(chat_messages.c.room_id == room_id)
+        .order_by(chat_messages.c.id.desc())
+        .limit(limit)
+    )
+    return list(reversed(conn.execute(query).all()))

@@ -1,0 +1,182 @@
+"""The rooms API (API.md): rooms, seats, the game's view, commands and log.
+
+Thin: parse (schemas), authenticate (deps), call `app.rooms.service`, reply.
+"""
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request, Response
+
+from app.rooms import tokens
+from app.web import schemas as S
+from app.web.deps import CallerDep, SeatDep, ServiceDep
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+COOKIE_MAX_AGE = 60 * 60 * 24 * 365
+
+Code = Annotated[str, Path(description="the room code")]
+SeatIndex = Annotated[int, Path(ge=0, le=5, description="a seat number")]
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": S.ErrorOut} for status in (*statuses, 422, 429)}
+
+
+def _set_seat_cookie(request: Request, response: Response, code: str, token: str) -> None:
+    response.set_cookie(
+        tokens.cookie_name(code),
+        token,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=S.RoomCreated,
+    responses=_errors(400, 413),
+    summary="Create a room; the creator takes seat 0 and is the host",
+)
+async def create_room(
+    body: S.CreateRoom, request: Request, response: Response, service: ServiceDep
+) -> S.RoomCreated:
+    options = body.options.given() if body.options else None
+    code, token = await service.create_room(body.name, options)
+    _set_seat_cookie(request, response, code, token)
+    return S.RoomCreated(code=code, url=f"/r/{code}", seat=S.SeatToken(index=0, token=token))
+
+
+@router.get("/{code}", response_model=S.RoomOut, responses=_errors(404), summary="A room")
+async def get_room(code: Code, service: ServiceDep) -> dict[str, Any]:
+    return await service.room_info(code)
+
+
+@router.post(
+    "/{code}/seats",
+    status_code=201,
+    response_model=S.SeatJoined,
+    responses=_errors(404, 409),
+    summary="Take the next free seat (409 room_full / room_started)",
+)
+async def join_room(
+    code: Code, body: S.JoinRoom, request: Request, response: Response, service: ServiceDep
+) -> S.SeatJoined:
+    index, token = await service.join(code, body.name)
+    _set_seat_cookie(request, response, code, token)
+    return S.SeatJoined(seat=S.SeatToken(index=index, token=token))
+
+
+@router.delete(
+    "/{code}/seats/{index}",
+    response_model=S.RoomOut,
+    responses=_errors(401, 403, 404, 409),
+    summary="Host: free a seat before the start (later seats move down one)",
+)
+async def remove_seat(index: SeatIndex, caller: SeatDep, service: ServiceDep) -> dict[str, Any]:
+    return await service.remove_seat(caller, index)
+
+
+@router.post(
+    "/{code}/bots",
+    status_code=201,
+    response_model=S.BotAdded,
+    responses=_errors(401, 403, 404, 409),
+    summary="Host: seat a bot",
+)
+async def add_bot(caller: SeatDep, service: ServiceDep, body: S.AddBot | None = None) -> S.BotAdded:
+    index = await service.add_bot(caller, body.name if body else None)
+    return S.BotAdded(seat=S.BotSeat(index=index))
+
+
+@router.put(
+    "/{code}/options",
+    response_model=S.RoomOut,
+    responses=_errors(400, 401, 403, 404, 409),
+    summary="Host: change the room options in the lobby",
+)
+async def set_options(body: S.SetOptions, caller: SeatDep, service: ServiceDep) -> dict[str, Any]:
+    return await service.set_options(caller, body.options.given())
+
+
+@router.post(
+    "/{code}/start",
+    response_model=S.RoomOut,
+    responses=_errors(400, 401, 403, 404, 409),
+    summary="Host: start the game (options given here override the room's)",
+)
+async def start_game(
+    caller: SeatDep, service: ServiceDep, body: S.StartGame | None = None
+) -> dict[str, Any]:
+    options = body.options.given() if body and body.options else None
+    return await service.start(caller, options)
+
+
+@router.post(
+    "/{code}/session",
+    response_model=S.Me,
+    responses=_errors(401, 404),
+    summary="Set this browser's seat cookie from a Bearer token (resume on another device)",
+)
+async def open_session(code: Code, caller: SeatDep, request: Request, response: Response) -> S.Me:
+    assert caller.seat is not None
+    header = request.headers["authorization"]
+    _set_seat_cookie(request, response, code, header.partition(" ")[2].strip())
+    return _me(caller)
+
+
+@router.get(
+    "/{code}/me",
+    response_model=S.Me,
+    responses=_errors(401, 404),
+    summary="The caller's seat (null for a spectator)",
+)
+async def me(caller: CallerDep) -> S.Me:
+    return _me(caller)
+
+
+def _me(caller: Any) -> S.Me:
+    seat = caller.seat
+    if seat is None:
+        return S.Me(seat=None)
+    return S.Me(seat=S.MySeat(index=seat.index, name=seat.name, host=seat.host, bot=seat.bot))
+
+
+@router.get(
+    "/{code}/view",
+    response_model=S.ViewOut,
+    responses=_errors(401, 404),
+    summary="The caller's view of the game (a spectator's without a token)",
+)
+async def get_view(caller: CallerDep, service: ServiceDep) -> Response:
+    return Response(await service.view_json(caller), media_type="application/json")
+
+
+@router.post(
+    "/{code}/commands",
+    response_model=S.CommandOut,
+    responses=_errors(400, 401, 404, 409, 413),
+    summary="Send one command of the caller's seat",
+)
+async def send_command(body: S.CommandIn, caller: SeatDep, service: ServiceDep) -> S.CommandOut:
+    result = await service.command(caller, body.id, body.command, body.expected_version)
+    return S.CommandOut(version=result.version, events=result.events, duplicate=result.duplicate)
+
+
+@router.get(
+    "/{code}/log",
+    response_model=S.LogOut,
+    responses=_errors(401, 404),
+    summary="The log after a version, filtered to what the caller may see",
+)
+async def get_log(
+    caller: CallerDep,
+    service: ServiceDep,
+    after: Annotated[int, Query(ge=0, description="entries with a greater version")] = 0,
+    limit: Annotated[int, Query(ge=1, le=5000, description="at most this many")] = 5000,
+) -> dict[str, Any]:
+    return {"entries": await service.log_entries(caller, after, limit)}

@@ -1,0 +1,188 @@
+"""Request and response bodies of the HTTP API (and the WebSocket messages clients send).
+
+Every request field is validated here; a body that does not fit is a 422 `bad_request`.
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Name = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$"
+    ),
+]
+ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+CommandId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class RoomOptions(Strict):
+    """Room options; the ones left out keep their current value (or the default)."""
+
+    max_players: int | None = Field(default=None, ge=2, le=6, description="2 to 6 seats")
+    public_quests: bool | None = Field(default=None, description="quest cards face up")
+    two_player_market: bool | None = Field(default=None, description="the 2-player market")
+    start_seat: Annotated[int, Field(ge=0, le=5)] | Literal["random"] | None = Field(
+        default=None, description='first player: a seat number or "random"'
+    )
+    end_prestige: int | None = Field(
+        default=None, ge=1, le=30, description="prestige that ends the game (null: the rules')"
+    )
+
+    def given(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)
+
+
+class CreateRoom(Strict):
+    name: Name
+    options: RoomOptions | None = None
+
+
+class JoinRoom(Strict):
+    name: Name
+
+
+class AddBot(Strict):
+    name: Name | None = None
+
+
+class StartGame(Strict):
+    options: RoomOptions | None = None
+
+
+class SetOptions(Strict):
+    options: RoomOptions
+
+
+class CommandIn(Strict):
+    id: CommandId = Field(description="chosen by the client (a UUID); resending it is safe")
+    command: dict[str, Any] = Field(description="a command, e.g. one of `legal_actions`")
+    expected_version: int | None = Field(
+        default=None, ge=0, description="refuse (409 stale_version) unless the game is here"
+    )
+
+
+# --- answers ------------------------------------------------------------------------
+
+
+class SeatToken(BaseModel):
+    index: int
+    token: str = Field(description="the seat's secret; send it as `Authorization: Bearer`")
+
+
+class RoomCreated(BaseModel):
+    code: str
+    url: str
+    seat: SeatToken
+
+
+class SeatJoined(BaseModel):
+    seat: SeatToken
+
+
+class BotSeat(BaseModel):
+    index: int
+
+
+class BotAdded(BaseModel):
+    seat: BotSeat
+
+
+class SeatOut(BaseModel):
+    index: int
+    name: str
+    bot: bool
+    host: bool
+    connected: bool = Field(description="a socket of this seat is open (bots: always)")
+
+
+class RoomOut(BaseModel):
+    code: str
+    url: str
+    status: Literal["lobby", "playing", "finished"]
+    seats: list[SeatOut]
+    options: dict[str, Any]
+    version: int | None = Field(description="the game's version; null in the lobby")
+
+
+class MySeat(BaseModel):
+    index: int
+    name: str
+    host: bool
+    bot: bool
+
+
+class Me(BaseModel):
+    seat: MySeat | None = Field(description="the caller's seat; null for a spectator")
+
+
+class CommandOut(BaseModel):
+    version: int
+    events: list[dict[str, Any]] = Field(description="the command's events the sender may see")
+    duplicate: bool = Field(default=False, description="true: an earlier send of this id")
+
+
+class LogEntry(BaseModel):
+    version: int
+    seat: int | None
+    events: list[dict[str, Any]]
+
+
+class LogOut(BaseModel):
+    entries: list[LogEntry]
+
+
+class ViewOut(BaseModel):
+    """One seat's (or a spectator's) picture of the game; see docs/api.md."""
+
+    version: int
+    status: Literal["lobby", "playing", "finished"]
+    seat: int | None
+    turn: dict[str, Any] | None
+    players: list[dict[str, Any]]
+    private: dict[str, Any] | None = Field(description="only the viewer's own; null otherwise")
+    board: dict[str, Any] | None
+    offers: list[dict[str, Any]]
+    legal_actions: list[dict[str, Any]]
+    result: dict[str, Any] | None
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="stable, snake_case")
+    message: str = Field(description="for a person")
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+# --- WebSocket messages from clients --------------------------------------------------
+
+
+class WsCommand(Strict):
+    type: Literal["command"]
+    id: CommandId
+    command: dict[str, Any]
+    expected_version: int | None = Field(default=None, ge=0)
+
+
+class WsChat(Strict):
+    type: Literal["chat"]
+    text: ChatText
+
+
+class WsResync(Strict):
+    type: Literal["resync"]
+    version: int | None = None
+
+
+class WsPing(Strict):
+    type: Literal["ping"]
+
+
+WsMessage = Annotated[WsCommand | WsChat | WsResync | WsPing, Field(discriminator="type")]
