@@ -245,7 +245,7 @@ def teleport(s: State, c: Content, p: Player, where: str, ev: Events) -> None:
     dest = p.home if where == "home" else where
     if p.position != dest:
         p.position = dest
-        ev.append({"type": "teleport", "seat": p.seat, "to": dest})
+        ev.append({"type": "teleport", "seat": p.seat, "territory": dest})
     if s.turn_seat == p.seat:
         s.move_left = 0  # being moved ends a Move in progress
 

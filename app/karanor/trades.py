@@ -204,7 +204,7 @@ def do(s: State, c: Content, seat: int, cmd: A.Command, ev: Events) -> None:
                 "type": "offer",
                 "seat": seat,
                 "offer": o["id"],
-                "to": to,
+                "addressees": to,  # not "to": that key marks an event private to one seat
                 "give": give,
                 "want": want,
                 "note": cmd.note,

@@ -212,3 +212,15 @@ def test_gifts_and_requests_are_allowed(s2):
     ask = offer(s2, 0, {}, {"resources": {"ore": 1}})
     play(s2, 1, {"type": "accept", "offer": ask})
     assert s2.players[0].resources["ore"] == 1 and s2.players[1].resources["ore"] == 0
+
+
+def test_offer_event_is_public(s3):
+    """Trading: offers are made in the open: the "offer" event reaches every seat and
+    spectators (its addressees are not a privacy marker)."""
+    from app.karanor.view import events_for
+
+    put(s3, 0, gold=3)
+    events = play(s3, 0, {"type": "offer", "give": {"gold": 1}, "want": {}, "to": [1]})
+    for viewer in (None, 0, 1, 2):
+        seen = events_for(events, viewer)
+        assert seen and seen[0]["type"] == "offer" and seen[0]["addressees"] == [1]

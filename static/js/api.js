@@ -1,0 +1,74 @@
+// HTTP calls of docs API.md. Errors become ApiError with the server's code and message.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) {
+    const err = data && data.error;
+    const detail = data && typeof data.detail === "string" ? data.detail : null;
+    throw new ApiError(response.status, err ? err.code : `http_${response.status}`,
+      err ? err.message : detail || `The server answered ${response.status}.`);
+  }
+  return data;
+}
+
+const room = (code) => `/api/rooms/${encodeURIComponent(code)}`;
+
+export const createRoom = (name, options) =>
+  api("POST", "/api/rooms", { body: options ? { name, options } : { name } });
+export const getRoom = (code) => api("GET", room(code));
+export const joinRoom = (code, name) => api("POST", `${room(code)}/seats`, { body: { name } });
+export const addBot = (code) => api("POST", `${room(code)}/bots`, { body: {} });
+export const removeSeat = (code, index) => api("DELETE", `${room(code)}/seats/${index}`);
+export const setOptions = (code, options) => api("PUT", `${room(code)}/options`, { body: { options } });
+export const startGame = (code, options) => api("POST", `${room(code)}/start`, { body: { options } });
+export const openSession = (code, token) => api("POST", `${room(code)}/session`, { token });
+export const whoAmI = (code) => api("GET", `${room(code)}/me`);
+export const getView = (code) => api("GET", `${room(code)}/view`);
+
+/** The seat index in a /me answer, whatever its exact shape (null: no seat). */
+export function seatIndex(me) {
+  if (me === null || me === undefined) return null;
+  if (typeof me === "number") return me;
+  const seat = "seat" in me ? me.seat : me;
+  if (seat === null || seat === undefined) return null;
+  if (typeof seat === "number") return seat;
+  return typeof seat.index === "number" ? seat.index : null;
+}
+
+let contentPromise = null;
+/** The map, rules numbers and card catalogue (fetched once per page). */
+export function loadContent() {
+  contentPromise ??= api("GET", "/api/content");
+  return contentPromise;
+}
+
+// The seat token is kept in sessionStorage only to show the "resume" link.
+const tokenKey = (code) => `karanor:token:${code}`;
+export const rememberToken = (code, token) => {
+  try { sessionStorage.setItem(tokenKey(code), token); } catch { /* private mode */ }
+};
+export const rememberedToken = (code) => {
+  try { return sessionStorage.getItem(tokenKey(code)); } catch { return null; }
+};

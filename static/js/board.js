@@ -1,0 +1,335 @@
+// The map: an SVG drawn from /api/content, updated from each view; pan and zoom.
+import { clear, s, seatColour, seatMark, seatShape } from "./util.js";
+
+const TERRAIN = {
+  plain: "#dfe6a8", forest: "#9cc488", hills: "#d4c08a", mountain: "#bdb5aa",
+  marsh: "#b2cbb0", coast: "#eadcae", desert: "#f0d595",
+};
+const SEA = "#8fbcd4";
+
+/** Number of sea crossings in a move path starting at `from`. */
+export function seaLegs(seaSet, from, path) {
+  let legs = 0;
+  let here = from;
+  for (const t of path || []) {
+    if (seaSet.has(pairKey(here, t))) legs += 1;
+    here = t;
+  }
+  return legs;
+}
+
+const pairKey = (a, b) => (a < b ? `${a}|${b}` : `${b}|${a}`);
+
+export class Board {
+  /**
+   * @param {HTMLElement} container the element with data-testid=board
+   * @param {object} content /api/content
+   * @param {object} opts onMove(command) when a highlighted territory is chosen
+   */
+  constructor(container, content, { onMove }) {
+    this.container = container;
+    this.content = content;
+    this.map = content.map;
+    this.onMove = onMove;
+    this.territory = Object.fromEntries(this.map.territories.map((t) => [t.id, t]));
+    this.seaSet = new Set(this.map.sea_routes.map(([a, b]) => pairKey(a, b)));
+    this.full = { x: 0, y: 0, w: this.map.width, h: this.map.height };
+    this.vb = { ...this.full };
+    this.build();
+    this.enablePanZoom();
+  }
+
+  // --- static layers -------------------------------------------------------------
+
+  build() {
+    const { width, height } = this.map;
+    const svg = s("svg", {
+      viewBox: `0 0 ${width} ${height}`, class: "board-svg", role: "img",
+      "aria-labelledby": "board-title", preserveAspectRatio: "xMidYMid meet",
+    });
+    svg.append(s("title", { id: "board-title", text: "Map of Karanor" }));
+    const defs = s("defs", {},
+      s("pattern", { id: "waves", width: 40, height: 20, patternUnits: "userSpaceOnUse" },
+        s("path", { d: "M0 10 q10 -6 20 0 t20 0", fill: "none", stroke: "#a9cfe2", "stroke-width": 2 })),
+      s("filter", { id: "pawn-shadow", x: "-50%", y: "-50%", width: "200%", height: "200%" },
+        s("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2, "flood-opacity": 0.45 })));
+    svg.append(defs);
+    svg.append(s("rect", { x: -2000, y: -2000, width: width + 4000, height: height + 4000, fill: SEA }));
+    svg.append(s("rect", { x: -2000, y: -2000, width: width + 4000, height: height + 4000, fill: "url(#waves)" }));
+
+    const coast = s("g", { class: "coast" });
+    for (const line of this.map.coast) {
+      const d = `M${line.map((p) => p.join(",")).join("L")}Z`;
+      coast.append(s("path", { d, class: "shallows" }));
+      coast.append(s("path", { d, class: "landmass" }));
+    }
+    svg.append(coast);
+
+    this.terrLayer = s("g", { class: "territories" });
+    this.polys = {};
+    for (const t of this.map.territories) {
+      const poly = s("polygon", {
+        points: t.shape.map((p) => p.join(",")).join(" "),
+        fill: TERRAIN[t.terrain] || TERRAIN.plain,
+        class: `terr${t.kind === "city" ? " city" : ""}`,
+        "data-territory": t.id,
+      });
+      this.polys[t.id] = poly;
+      this.terrLayer.append(poly);
+    }
+    svg.append(this.terrLayer);
+
+    const sea = s("g", { class: "sea-routes" });
+    for (const [a, b] of this.map.sea_routes) {
+      const [x1, y1] = this.territory[a].center;
+      const [x2, y2] = this.territory[b].center;
+      sea.append(s("line", { x1, y1, x2, y2, class: "sea-route" }));
+      const mx = (x1 + x2) / 2;
+      const my = (y1 + y2) / 2;
+      sea.append(s("g", { class: "sea-cost", transform: `translate(${mx} ${my})` },
+        s("title", { text: `Sea route: ${this.content.rules.sea_cost} gold to cross` }),
+        s("circle", { r: 13 }), s("text", { y: 5, text: String(this.content.rules.sea_cost) })));
+    }
+    svg.append(sea);
+
+    const marks = s("g", { class: "marks" });
+    for (const t of this.map.territories) {
+      const [x, y] = t.center;
+      if (t.kind === "city") {
+        marks.append(s("g", { class: "city-mark", transform: `translate(${x} ${y - 30})` },
+          s("path", { d: "M-22 14 v-16 l8 -8 l8 8 v-6 l8 -10 l8 10 v6 l8 -8 l8 8 v16 z" })));
+      }
+      if (t.resource) {
+        marks.append(s("g", { class: "site", transform: `translate(${x - 40} ${y - 42})` },
+          s("title", { text: `${t.resource} harvest site` }),
+          s("circle", { cx: 15, cy: 15, r: 18 }),
+          s("use", { href: `/static/icons.svg#${t.resource}`, width: 30, height: 30 })));
+      }
+      marks.append(s("text", { x, y: y + 36, class: `terr-name${t.kind === "city" ? " city-name" : ""}`, text: t.name }));
+    }
+    svg.append(marks);
+
+    this.dynamic = s("g", { class: "dynamic" });
+    svg.append(this.dynamic);
+    this.targets = s("g", { class: "targets" });
+    svg.append(this.targets);
+    this.svg = svg;
+    clear(this.container).append(svg);
+  }
+
+  // --- the view ------------------------------------------------------------------
+
+  /** Redraw pieces and move targets for `view` (moves: the legal move commands). */
+  update(view, moves, { disabled = false } = {}) {
+    this.view = view;
+    const g = clear(this.dynamic);
+    const board = view.board || {};
+    const players = view.players || [];
+
+    // Businesses: small seat marks on a plaza under the city name.
+    const byCity = {};
+    for (const p of players) {
+      for (const b of p.businesses || []) (byCity[b.city] ||= []).push({ seat: p.seat, card: b.card });
+    }
+    for (const [city, list] of Object.entries(byCity)) {
+      const t = this.territory[city];
+      if (!t) continue;
+      const [x, y] = t.center;
+      const w = list.length * 22 + 8;
+      const plaza = s("g", { class: "plaza" });
+      plaza.append(s("rect", { x: x - w / 2, y: y + 44, width: w, height: 26, rx: 8 }));
+      list.forEach((b, i) => {
+        const who = players[b.seat]?.name ?? `seat ${b.seat + 1}`;
+        const mark = seatMark(b.seat, x - w / 2 + 15 + i * 22, y + 57, 8, { stroke: "#1d1d1d", "stroke-width": 1.4 });
+        mark.append(s("title", { text: `${who}: ${b.card ? this.cardName("business", b.card) : "home business"}` }));
+        plaza.append(mark);
+      });
+      g.append(plaza);
+    }
+
+    // Villas: a house, coloured and marked by its owner.
+    const owners = board.villas || {};
+    for (const t of this.map.territories) {
+      if (!t.villa) continue;
+      const [x, y] = t.center;
+      const owner = owners[t.villa.id];
+      const vg = s("g", { class: "villa", transform: `translate(${x + 14} ${y - 50})` },
+        s("title", { text: `${t.villa.name}${owner !== undefined ? ` — owned by ${players[owner]?.name ?? ""}` : " — for sale"}` }),
+        s("rect", { x: -3, y: -3, width: 34, height: 34, rx: 8, class: owner !== undefined ? "villa-bg owned" : "villa-bg" }),
+        s("use", { href: "/static/icons.svg#villa", width: 28, height: 28 }));
+      if (owner !== undefined) vg.append(seatMark(owner, 30, 28, 8, { stroke: "#1d1d1d", "stroke-width": 1.4 }));
+      g.append(vg);
+    }
+
+    // Inhabitants still on the map.
+    const catalogue = this.content.catalogue.inhabitants || {};
+    for (const [terr, who] of Object.entries(board.inhabitants || {})) {
+      const t = this.territory[terr];
+      if (!t) continue;
+      const [x, y] = t.center;
+      g.append(s("g", { class: "inhabitant", transform: `translate(${x + (t.resource ? 12 : -14)} ${y - 50})` },
+        s("title", { text: `${catalogue[who]?.name ?? who} lives here` }),
+        s("circle", { cx: 12, cy: 12, r: 15 }),
+        s("use", { href: "/static/icons.svg#person", x: 1, y: 1, width: 22, height: 22 })));
+    }
+
+    // Player pawns, spread when several share a territory.
+    const at = {};
+    for (const p of players) (at[p.position] ||= []).push(p);
+    for (const [terr, list] of Object.entries(at)) {
+      const t = this.territory[terr];
+      if (!t) continue;
+      const [x, y] = t.center;
+      list.forEach((p, i) => {
+        const dx = (i - (list.length - 1) / 2) * 30;
+        const turn = view.turn && view.turn.seat === p.seat && view.status === "playing";
+        // The SVG transform sits on the outer group; CSS animates only the inner one.
+        const pawn = s("g", { class: "pawn", transform: `translate(${x + dx} ${y - 2})`,
+          "data-seat": p.seat, filter: "url(#pawn-shadow)" });
+        const inner = s("g", { class: turn ? "pawn-turn" : null });
+        pawn.append(s("title", { text: `${p.name} (${seatShape(p.seat)})${turn ? ", playing" : ""}` }), inner);
+        if (turn) inner.append(s("circle", { r: 22, class: "turn-ring", stroke: seatColour(p.seat) }));
+        inner.append(seatMark(p.seat, 0, 0, 14, { stroke: "#111", "stroke-width": 2.5 }));
+        g.append(pawn);
+      });
+    }
+
+    this.drawTargets(moves || [], view, disabled);
+  }
+
+  cardName(kind, id) {
+    return this.content.catalogue[kind]?.[id]?.name ?? id;
+  }
+
+  drawTargets(moves, view, disabled) {
+    const layer = clear(this.targets);
+    for (const poly of Object.values(this.polys)) poly.classList.remove("reachable");
+    const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
+    if (!me || !moves.length) return;
+    const seaCost = view.private?.sea_cost ?? this.content.rules.sea_cost;
+    for (const cmd of moves) {
+      const t = this.territory[cmd.to];
+      if (!t) continue;
+      const gold = seaLegs(this.seaSet, me.position, cmd.path) * seaCost;
+      const label = `Move to ${t.name}${gold ? `, ${gold} gold` : ""}`;
+      const target = s("polygon", {
+        points: t.shape.map((p) => p.join(",")).join(" "),
+        class: "move-target", role: "button", tabindex: disabled ? -1 : 0,
+        "aria-label": label, "aria-disabled": disabled ? "true" : null,
+        "data-testid": "legal-action", "data-type": "move", "data-to": cmd.to,
+      });
+      target.append(s("title", { text: label }));
+      const go = () => { if (!disabled && !this.dragged) this.onMove(cmd); };
+      target.addEventListener("click", go);
+      target.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); if (!disabled) this.onMove(cmd); }
+      });
+      layer.append(target);
+      if (gold) {
+        const [x, y] = t.center;
+        layer.append(s("g", { class: "move-cost", transform: `translate(${x} ${y - 6})`, "aria-hidden": "true" },
+          s("circle", { r: 19 }), s("text", { y: 7, text: String(gold) })));
+      }
+    }
+  }
+
+  // --- pan and zoom -------------------------------------------------------------------
+
+  setViewBox(vb) {
+    const minW = this.full.w / 6;
+    const w = Math.min(this.full.w * 1.2, Math.max(minW, vb.w));
+    const hgt = (w * this.full.h) / this.full.w;
+    const cx = vb.x + vb.w / 2;
+    const cy = vb.y + vb.h / 2;
+    let x = cx - w / 2;
+    let y = cy - hgt / 2;
+    x = Math.min(this.full.w - w * 0.3, Math.max(-w * 0.7, x));
+    y = Math.min(this.full.h - hgt * 0.3, Math.max(-hgt * 0.7, y));
+    this.vb = { x, y, w, h: hgt };
+    this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${hgt}`);
+  }
+
+  zoom(factor, px = 0.5, py = 0.5) {
+    const { x, y, w, h: hh } = this.vb;
+    const nw = w / factor;
+    const nh = hh / factor;
+    this.setViewBox({ x: x + (w - nw) * px, y: y + (hh - nh) * py, w: nw, h: nh });
+  }
+
+  reset() {
+    this.setViewBox(this.full);
+  }
+
+  /** Fraction of the viewBox under a client point (accounts for letterboxing). */
+  fraction(clientX, clientY) {
+    const r = this.svg.getBoundingClientRect();
+    const scale = Math.min(r.width / this.vb.w, r.height / this.vb.h);
+    const ox = (r.width - this.vb.w * scale) / 2;
+    const oy = (r.height - this.vb.h * scale) / 2;
+    return [(clientX - r.left - ox) / (this.vb.w * scale), (clientY - r.top - oy) / (this.vb.h * scale), scale];
+  }
+
+  enablePanZoom() {
+    const el = this.container;
+    const pointers = new Map();
+    let last = null;
+    let pinch = null;
+    let moved = 0;
+    el.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const [fx, fy] = this.fraction(e.clientX, e.clientY);
+      this.zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15, fx, fy);
+    }, { passive: false });
+    el.addEventListener("pointerdown", (e) => {
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 1) { last = { x: e.clientX, y: e.clientY }; moved = 0; this.dragged = false; }
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) };
+      }
+    });
+    el.addEventListener("pointermove", (e) => {
+      if (!pointers.has(e.pointerId)) return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 2 && pinch) {
+        const [a, b] = [...pointers.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        const [fx, fy] = this.fraction((a.x + b.x) / 2, (a.y + b.y) / 2);
+        if (pinch.d > 0) this.zoom(d / pinch.d, fx, fy);
+        pinch.d = d;
+        this.dragged = true;
+        return;
+      }
+      if (pointers.size === 1 && last) {
+        const dx = e.clientX - last.x;
+        const dy = e.clientY - last.y;
+        moved += Math.abs(dx) + Math.abs(dy);
+        if (moved > 8) {
+          this.dragged = true;
+          if (!el.hasPointerCapture(e.pointerId)) el.setPointerCapture(e.pointerId);
+          const [, , scale] = this.fraction(e.clientX, e.clientY);
+          this.setViewBox({ ...this.vb, x: this.vb.x - dx / scale, y: this.vb.y - dy / scale });
+        }
+        last = { x: e.clientX, y: e.clientY };
+      }
+    });
+    const up = (e) => {
+      pointers.delete(e.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (pointers.size === 0) {
+        last = null;
+        // Let the click that follows a drag see `dragged`, then reset it.
+        setTimeout(() => { this.dragged = false; }, 0);
+      }
+    };
+    el.addEventListener("pointerup", up);
+    el.addEventListener("pointercancel", up);
+  }
+}
+
+/** Buttons beside the map. */
+export function bindZoomButtons(board) {
+  document.getElementById("zoom-in").addEventListener("click", () => board.zoom(1.3));
+  document.getElementById("zoom-out").addEventListener("click", () => board.zoom(1 / 1.3));
+  document.getElementById("zoom-reset").addEventListener("click", () => board.reset());
+}

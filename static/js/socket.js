@@ -1,0 +1,117 @@
+// The room's WebSocket: reconnects with backoff, resyncs, pairs acks/errors with commands.
+import { uuid } from "./util.js";
+
+export class RoomSocket {
+  /**
+   * @param {string} code the room code
+   * @param {object} handlers onMessage(msg), onStatus("open"|"reconnecting"|"closed")
+   */
+  constructor(code, { onMessage, onStatus }) {
+    this.code = code;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.attempt = 0;
+    this.version = -1;
+    this.pending = new Map(); // command id -> {resolve, reject, timer}
+    this.closedByUs = false;
+    this.everOpened = false;
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.code)}`;
+  }
+
+  connect() {
+    this.closedByUs = false;
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.attempt = 0;
+      this.everOpened = true;
+      this.onStatus("open");
+      if (this.version >= 0) this.send({ type: "resync", version: this.version });
+    });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch { return; }
+      if (msg.type === "view" && typeof msg.version === "number") this.version = msg.version;
+      if ((msg.type === "ack" || msg.type === "error") && msg.id && this.pending.has(msg.id)) {
+        const p = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        clearTimeout(p.timer);
+        msg.handled = true; // the command's sender shows it
+        if (msg.type === "ack") p.resolve(msg); else p.reject(msg);
+      }
+      this.onMessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const [id, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject({ type: "error", id, code: "disconnected", message: "Connection lost before the server answered; the page will resync." });
+      }
+      this.pending.clear();
+      if (!this.closedByUs) this.retry();
+    });
+  }
+
+  retry() {
+    this.onStatus("reconnecting");
+    const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  close() {
+    this.closedByUs = true;
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close();
+    this.onStatus("closed");
+  }
+
+  get isOpen() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  send(msg) {
+    if (!this.isOpen) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Send a game command; resolves on ack, rejects with the server's error message. */
+  command(command, expectedVersion) {
+    const id = uuid();
+    const msg = { type: "command", id, command };
+    if (typeof expectedVersion === "number") msg.expected_version = expectedVersion;
+    return new Promise((resolve, reject) => {
+      if (!this.send(msg)) {
+        reject({ type: "error", id, code: "offline", message: "Not connected: wait for the connection to come back." });
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject({ type: "error", id, code: "timeout", message: "The server did not answer in time." });
+      }, 15000);
+      this.pending.set(id, { resolve, reject, timer });
+    });
+  }
+
+  chat(text) {
+    return this.send({ type: "chat", text });
+  }
+
+  resync() {
+    return this.send({ type: "resync", version: this.version });
+  }
+}

@@ -1,0 +1,176 @@
+// Small DOM helpers shared by every module. Text is always set with textContent:
+// nothing a player typed ever becomes HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function fill(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.setAttribute("class", value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An HTML element: h("button", {class: "btn", onclick: fn}, "Label"). */
+export function h(tag, attrs, ...children) {
+  return fill(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, same calling convention as h(). */
+export function s(tag, attrs, ...children) {
+  return fill(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+// --- game vocabulary --------------------------------------------------------------
+
+export const RESOURCES = ["wood", "ore", "cloth", "wine", "meat", "fruit", "diamond"];
+
+// Told apart by colour AND shape (colour-blind players, grey screens).
+export const SEAT_COLOURS = ["#c0392b", "#1f5fbf", "#1e8449", "#b9770e", "#7d3c98", "#138d90"];
+export const SEAT_SHAPES = ["circle", "square", "triangle", "diamond", "hexagon", "star"];
+export const seatColour = (i) => SEAT_COLOURS[i % SEAT_COLOURS.length];
+export const seatShape = (i) => SEAT_SHAPES[i % SEAT_SHAPES.length];
+
+/** The points of a seat's shape centred on 0,0 with radius r (null for a circle). */
+export function shapePoints(shape, r) {
+  const poly = (n, rot, radii) =>
+    Array.from({ length: n }, (_, k) => {
+      const a = rot + (k * 2 * Math.PI) / n;
+      const rr = radii ? radii[k % radii.length] : r;
+      return `${(rr * Math.cos(a)).toFixed(2)},${(rr * Math.sin(a)).toFixed(2)}`;
+    }).join(" ");
+  switch (shape) {
+    case "square": return poly(4, Math.PI / 4, [r * 1.05]);
+    case "triangle": return poly(3, -Math.PI / 2, [r * 1.25]);
+    case "diamond": return poly(4, 0, [r * 1.2]);
+    case "hexagon": return poly(6, 0, [r * 1.05]);
+    case "star": return poly(10, -Math.PI / 2, [r * 1.3, r * 0.6]);
+    default: return null;
+  }
+}
+
+/** An SVG shape node for a seat (circle or polygon) at x,y. */
+export function seatMark(seat, x, y, r, extra = {}) {
+  const pts = shapePoints(seatShape(seat), r);
+  const attrs = { fill: seatColour(seat), stroke: "#fff", "stroke-width": Math.max(1, r / 5), ...extra };
+  if (!pts) return s("circle", { cx: x, cy: y, r, ...attrs });
+  return s("polygon", { points: pts, transform: `translate(${x} ${y})`, ...attrs });
+}
+
+/** A small inline SVG of a seat's mark, for panels and lists. */
+export function seatBadge(seat, size = 18, label) {
+  const svg = s("svg", { viewBox: "-12 -12 24 24", width: size, height: size, class: "seat-badge",
+    role: label ? "img" : null, "aria-hidden": label ? null : "true" });
+  if (label) svg.append(s("title", { text: label }));
+  svg.append(seatMark(seat, 0, 0, 8, { stroke: "#222", "stroke-width": 1.5 }));
+  return svg;
+}
+
+/** An icon from the sprite, with an accessible name when it carries meaning. */
+export function icon(name, label, cls = "icon") {
+  const svg = s("svg", { class: cls, viewBox: "0 0 24 24", role: label ? "img" : null,
+    "aria-hidden": label ? null : "true", focusable: "false" });
+  if (label) svg.append(s("title", { text: label }));
+  svg.append(s("use", { href: `/static/icons.svg#${name}` }));
+  return svg;
+}
+
+/** "3 [gold icon]": a number and an icon, read aloud as "3 gold". */
+export function amount(n, name, label = name) {
+  return h("span", { class: `amount amount-${name}` }, icon(name, `${label}`), h("span", { text: n }));
+}
+
+/**
+ * Icons for a trade bundle: gold, resources, partners, badges, artifacts.
+ * `names` (a Words) turns badge and artifact ids into their names when given.
+ */
+export function bundleNodes(bundle, names) {
+  const out = [];
+  if (!bundle) return out;
+  const badge = (id) => names?.badge?.(id) ?? id;
+  const artifact = (id) => names?.card?.("artifacts", id) ?? id;
+  if (bundle.gold) out.push(amount(bundle.gold, "gold"));
+  for (const r of RESOURCES) {
+    const n = bundle.resources?.[r];
+    if (n) out.push(amount(n, r));
+  }
+  for (const p of bundle.partners || []) {
+    out.push(h("span", { class: "chip partner" }, icon("partner", "partner"), icon(p), `${p} partner`));
+  }
+  for (const b of bundle.badges || []) {
+    out.push(h("span", { class: "chip badge" }, icon("badge", "badge"), badge(b)));
+  }
+  for (const a of bundle.artifacts || []) {
+    out.push(h("span", { class: "chip artifact" }, icon("artifact", "artifact"), artifact(a)));
+  }
+  return out;
+}
+
+export function bundleEmpty(bundle) {
+  if (!bundle) return true;
+  return !(bundle.gold || Object.values(bundle.resources || {}).some((n) => n)
+    || bundle.partners?.length || bundle.badges?.length || bundle.artifacts?.length);
+}
+
+export function bundleWords(bundle, names) {
+  const parts = [];
+  if (!bundle) return "nothing";
+  if (bundle.gold) parts.push(`${bundle.gold} gold`);
+  for (const r of RESOURCES) {
+    const n = bundle.resources?.[r];
+    if (n) parts.push(`${n} ${r}`);
+  }
+  for (const p of bundle.partners || []) parts.push(`the ${p} partner`);
+  for (const b of bundle.badges || []) parts.push(`a ${names?.badge?.(b) ?? b} badge`);
+  for (const a of bundle.artifacts || []) parts.push(`the artifact ${names?.card?.("artifacts", a) ?? a}`);
+  if (!parts.length) return "nothing";
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+// --- toasts -------------------------------------------------------------------------
+
+export function toast(message, kind = "info", ms = 5000) {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const node = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : null },
+    h("span", { text: message }),
+    h("button", { type: "button", class: "toast-close", "aria-label": "Dismiss",
+      onclick: () => node.remove() }, "×"));
+  box.append(node);
+  setTimeout(() => node.remove(), ms);
+}
+
+export async function copyText(text, what = "Link") {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(`${what} copied`, "ok", 2500);
+  } catch {
+    toast(`Select and copy the ${what.toLowerCase()} by hand`, "info", 4000);
+  }
+}
+
+/** A UUID v4; crypto.randomUUID exists only on secure origins (not on http://192.168...). */
+export function uuid() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}

@@ -1,0 +1,341 @@
+"""Three browsers play one room on the real server: create, join by link, start,
+act by clicking, reload mid-game, chat, accept an offer, and reach the end screen.
+
+Screenshots go to tmp_path/screens and are copied to /tmp/karanor-screens.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+from tests.helpers.server import ServerProcess  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 860}
+SHARED_SCREENS = Path("/tmp/karanor-screens")
+MODAL_TYPES = {"draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"}
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} missing: apt-get install -y chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Callable[[Page, str], None]:
+    folder = tmp_path / "screens"
+    folder.mkdir()
+    SHARED_SCREENS.mkdir(exist_ok=True)
+    print(f"\nscreenshots: {folder} (copied to {SHARED_SCREENS})")
+
+    def shot(page: Page, name: str, full_page: bool = False) -> None:
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        shutil.copy(path, SHARED_SCREENS / path.name)
+
+    return shot
+
+
+def watch(page: Page, problems: list[str]) -> Page:
+    page.on("pageerror", lambda e: problems.append(f"{page.url}: {e}"))
+    page.on(
+        "console",
+        lambda m: (
+            problems.append(f"{page.url}: {m.text}")
+            if m.type == "error" and "status of 4" not in m.text
+            else None
+        ),
+    )
+    return page
+
+
+class Seat:
+    """One player's browser page plus its token for HTTP shortcuts."""
+
+    def __init__(self, page: Page, name: str) -> None:
+        self.page = page
+        self.name = name
+        self.token = ""
+
+    def view(self, base: str, code: str) -> dict[str, Any]:
+        r = httpx.get(f"{base}/api/rooms/{code}/view", headers=self.auth, timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def version_everywhere(seats: list[Seat], version: int) -> None:
+    for seat in seats:
+        expect(seat.page.get_by_test_id("version")).to_have_text(str(version), timeout=10_000)
+
+
+def who_acts(view: dict[str, Any]) -> int | None:
+    """The seat the game waits for (several in the draft: any undrafted one)."""
+    turn = view["turn"] or {}
+    if view["status"] != "playing":
+        return None
+    if turn.get("pending"):
+        return turn["pending"]["seat"]
+    if turn.get("phase") == "draft":
+        drafted = turn.get("drafted") or []
+        return next((i for i, done in enumerate(drafted) if not done), None)
+    return turn["seat"]
+
+
+def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A simple player: the first rewarding action, else a useful move, else end."""
+    legal = [a for a in view["legal_actions"] if a["type"] not in ("play_black_market",)]
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for a in legal:
+        by_type.setdefault(a["type"], []).append(a)
+    for kind in (
+        *sorted(MODAL_TYPES),
+        "complete_quest",
+        "deliver",
+        "buy_villa",
+        "build",
+        "interact",
+        "harvest",
+        "recruit_partner",
+    ):
+        if by_type.get(kind):
+            return rng.choice(by_type[kind])
+    moves = by_type.get("move", [])
+    if moves and view["turn"]["actions_left"] > 1:
+        me = view["players"][view["seat"]]
+        mine = {b["city"] for b in me["businesses"]}
+        inhabitants = view["board"]["inhabitants"]
+
+        def score(m: dict[str, Any]) -> float:
+            to = m["to"]
+            s = rng.random()
+            if view["private"]["business_cards"] and to in CITIES and to not in mine:
+                s += 5
+            if to in VILLAS and to not in owned(view) and me["gold"] >= 8:
+                s += 4
+            if to in inhabitants:
+                s += 3
+            return s
+
+        return max(moves, key=score)
+    if by_type.get("work"):
+        return by_type["work"][0]
+    return by_type.get("end_turn", legal)[0]
+
+
+CITIES: set[str] = set()
+VILLAS: dict[str, str] = {}  # territory -> villa id
+
+
+def owned(view: dict[str, Any]) -> set[str]:
+    return {t for t, v in VILLAS.items() if v in view["board"]["villas"]}
+
+
+def click_territory(page: Page, territory: str) -> None:
+    """Tap the highlighted territory at its centre point, as a player would."""
+    point = page.evaluate(
+        """(id) => {
+          const poly = document.querySelector(`.move-target[data-to="${id}"]`);
+          const svg = poly.ownerSVGElement;
+          const c = window.__karanorCenters[id];
+          const pt = svg.createSVGPoint(); pt.x = c[0]; pt.y = c[1];
+          const p = pt.matrixTransform(svg.getScreenCTM());
+          return [p.x, p.y];
+        }""",
+        territory,
+    )
+    page.mouse.click(point[0], point[1])
+
+
+def test_three_browsers_play_a_game(
+    server_factory: Callable[..., ServerProcess],
+    browser: Browser,
+    screens: Callable[..., None],
+) -> None:
+    server = server_factory().start()
+    base = server.url
+    content = httpx.get(f"{base}/api/content", timeout=10).json()
+    CITIES.update(content["map"]["cities"])
+    VILLAS.update(
+        {t["id"]: t["villa"]["id"] for t in content["map"]["territories"] if t.get("villa")}
+    )
+    centers = {t["id"]: t["center"] for t in content["map"]["territories"]}
+    problems: list[str] = []
+    rng = random.Random(5)
+
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    laptops = [browser.new_context(viewport=LAPTOP) for _ in range(2)]
+    seats = [
+        Seat(watch(ctx.new_page(), problems), name)
+        for ctx, name in zip([phone, *laptops], ["Ana", "Bo", "Chen"], strict=True)
+    ]
+    ana, bo, chen = seats
+    for seat in seats:
+        seat.page.add_init_script(f"window.__karanorCenters = {centers!r};".replace("'", '"'))
+
+    # --- create, join by link ------------------------------------------------------
+    ana.page.goto(base + "/")
+    ana.page.get_by_test_id("name-input").fill("Ana")
+    ana.page.get_by_test_id("create-room").click()
+    ana.page.wait_for_url("**/r/**")
+    expect(ana.page.get_by_test_id("seat")).to_have_count(1)
+    link = ana.page.locator("#room-link").input_value()
+    code = link.rsplit("/", 1)[1]
+    for seat in (bo, chen):
+        seat.page.goto(link)
+        expect(seat.page.get_by_test_id("join-room")).to_be_visible()
+        seat.page.locator("#join-name").fill(seat.name)
+        seat.page.get_by_test_id("join-room").click()
+        expect(seat.page.locator(".seat .tag.you")).to_have_count(1)
+    for seat in seats:
+        expect(seat.page.get_by_test_id("seat")).to_have_count(3)
+        seat.token = seat.page.evaluate(f"sessionStorage.getItem('karanor:token:{code}')")
+        assert seat.token, f"{seat.name} has no token"
+    expect(bo.page.get_by_test_id("start-game")).to_be_hidden()
+    expect(ana.page.locator("#resume-link")).to_have_value(f"{base}/r/{code}#token={ana.token}")
+
+    ana.page.select_option("select[name=end_prestige]", "2")
+    ana.page.select_option("select[name=start_seat]", "0")
+    ana.page.wait_for_timeout(300)
+    screens(ana.page, "lobby-phone", full_page=True)
+    ana.page.get_by_test_id("start-game").click()
+
+    # --- the draft: every player picks in the modal --------------------------------
+    for _ in range(2):
+        for seat in seats:
+            button = seat.page.locator("#modal[open] [data-testid=legal-action]").first
+            expect(button).to_be_visible(timeout=10_000)
+            if seat is ana:
+                screens(ana.page, "draft-phone")
+            before = int(seat.page.get_by_test_id("version").inner_text())
+            button.click()
+            expect(seat.page.get_by_test_id("version")).to_have_text(str(before + 1))
+    version = ana.view(base, code)["version"]
+    version_everywhere(seats, version)
+    for seat in seats:
+        expect(seat.page.locator("#modal[open]")).to_have_count(0)
+
+    # --- several actions by clicking, every page following --------------------------
+    clicked = 0
+    for _ in range(40):
+        if clicked >= 6:
+            break
+        view = ana.view(base, code)
+        actor = who_acts(view)
+        if actor is None:
+            break
+        seat = seats[actor]
+        mine = seat.view(base, code)
+        modal = [a for a in mine["legal_actions"] if a["type"] in MODAL_TYPES]
+        page = seat.page
+        if modal:
+            page.locator("#modal[open] [data-testid=legal-action]").first.click()
+        else:
+            cmd = pick(mine, rng)
+            if cmd["type"] == "move":
+                click_territory(page, cmd["to"])
+            else:
+                target = page.locator(f"[data-testid=legal-action][data-type={cmd['type']}]").first
+                target.scroll_into_view_if_needed()
+                target.click()
+        version += 1
+        version_everywhere(seats, version)
+        clicked += 1
+    assert clicked >= 4, "too few actions were played by clicking"
+
+    expect(ana.page.get_by_test_id("board").locator("svg")).to_be_visible()
+    screens(ana.page, "board-phone")
+    screens(ana.page, "game-phone-full", full_page=True)
+    screens(bo.page, "board-laptop")
+
+    # --- chat and a trade offer accepted in the page --------------------------------
+    bo.page.get_by_test_id("chat-input").fill("<b>hello</b> from Bo")
+    bo.page.get_by_test_id("chat-send").click()
+    for seat in seats:
+        expect(seat.page.get_by_test_id("chat-message").last).to_contain_text(
+            "<b>hello</b> from Bo"
+        )
+    offer = {"type": "offer", "to": None, "give": {"gold": 1}, "want": {}, "note": "a gift"}
+    r = httpx.post(
+        f"{base}/api/rooms/{code}/commands",
+        headers=chen.auth,
+        json={"id": f"gift-{rng.random()}", "command": offer},
+        timeout=10,
+    )
+    assert r.status_code == 200, r.text
+    version = r.json()["version"]
+    version_everywhere(seats, version)
+    expect(ana.page.get_by_test_id("offer")).to_have_count(1)
+    ana.page.get_by_test_id("offer-accept").click()
+    version += 1
+    version_everywhere(seats, version)
+
+    # --- reload mid-game: the same seat comes back ----------------------------------
+    bo.page.reload()
+    expect(bo.page.get_by_test_id("version")).to_have_text(str(version), timeout=10_000)
+    expect(bo.page.locator(".player.me .player-name")).to_have_text("Bo")
+
+    # --- play the rest through the HTTP API ------------------------------------------
+    for _ in range(1500):
+        view = ana.view(base, code)
+        actor = who_acts(view)
+        if actor is None:
+            break
+        mine = seats[actor].view(base, code)
+        cmd = pick(mine, rng)
+        r = httpx.post(
+            f"{base}/api/rooms/{code}/commands",
+            headers=seats[actor].auth,
+            json={"id": f"c{mine['version']}-{actor}", "command": cmd},
+            timeout=10,
+        )
+        assert r.status_code == 200, r.text
+    final = ana.view(base, code)
+    assert final["status"] == "finished", "the game did not end"
+
+    for seat in seats:
+        expect(seat.page.locator("#endgame")).to_be_visible(timeout=10_000)
+        expect(seat.page.get_by_test_id("version")).to_have_text(str(final["version"]))
+        expect(seat.page.locator("#endgame .chart polyline")).to_have_count(3)
+    winners = final["result"]["winners"]
+    winner_name = seats[winners[0]].name
+    expect(bo.page.locator("#endgame .winner")).to_contain_text(
+        "You" if winners[0] == 1 else winner_name
+    )
+    ana.page.locator("#endgame").scroll_into_view_if_needed()
+    screens(ana.page, "end-phone")
+    screens(bo.page, "end-laptop")
+    screens(bo.page, "end-laptop-full", full_page=True)
+
+    # --- phone layout: no sideways scrolling ------------------------------------------
+    width = ana.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the phone page scrolls sideways ({width}px)"
+    assert not problems, "\n".join(problems)
