@@ -328,12 +328,13 @@ class Content:
         self.villas = {t.villa.id: t.id for t in self.map.territories if t.villa}
         self.villa_name = {t.villa.id: t.villa.name for t in self.map.territories if t.villa}
         neighbours: dict[str, list[tuple[str, bool]]] = {t: [] for t in self.territory}
+        # Unknown ids are reported by the reference checks that follow construction.
         for a, b in self.map.land:
-            neighbours[a].append((b, False))
-            neighbours[b].append((a, False))
+            neighbours.setdefault(a, []).append((b, False))
+            neighbours.setdefault(b, []).append((a, False))
         for a, b in self.map.sea_routes:
-            neighbours[a].append((b, True))
-            neighbours[b].append((a, True))
+            neighbours.setdefault(a, []).append((b, True))
+            neighbours.setdefault(b, []).append((a, True))
         self.neighbours: dict[str, tuple[tuple[str, bool], ...]] = {
             k: tuple(sorted(v)) for k, v in neighbours.items()
         }
@@ -376,6 +377,13 @@ BASE_COUNTS = {
     "inhabitants": 21,
     "cities": 7,
 }
+
+COUNT_FILES = {
+    "quests": "quests.yaml", "quest_sequels": "sequels.yaml", "black_market": "black_market.yaml",
+    "business": "business.yaml", "badges": "badges.yaml", "artifacts": "artifacts.yaml",
+    "story": "stories.yaml", "home_cities": "homes.yaml", "deliveries": "deliveries.yaml",
+    "inhabitants": "inhabitants.yaml", "cities": "map.yaml",
+}  # fmt: skip
 
 _FILES: dict[str, tuple[str, str | None, Any]] = {
     # part: (file, top-level key or None for a mapping, model)
@@ -453,7 +461,9 @@ def load_pack(path: str | Path, *, check_counts: bool | None = None) -> Content:
         counts = content.counts()
         for key, want in BASE_COUNTS.items():
             if counts[key] != want:
-                raise ContentError(f"{folder}: {key}: {counts[key]} found, {want} expected")
+                raise ContentError(
+                    f"{folder / COUNT_FILES[key]}: {key}: {counts[key]} found, {want} expected"
+                )
         if sum(content.rules.supply.values()) != 105:
             raise ContentError(f"{folder / 'game.yaml'}: supply must hold 105 tokens")
         if not 30 <= counts["territories"] <= 45:

@@ -34,10 +34,14 @@ def simulate(
         k: Counter()
         for k in (
             "quest_drawn",
+            "sequel_received",
             "quest_done",
+            "quest_choice",
             "bm_drawn",
             "bm_played",
+            "business_taken",
             "business_built",
+            "artifact_offered",
             "artifact_kept",
             "prestige_source",
             "winner_prestige_source",
@@ -52,6 +56,8 @@ def simulate(
                 "build": "businesses",
                 "deliver": "deliveries",
                 "buy_villa": "villas",
+                "play_black_market": "black_market",
+                "use_artifact": "artifacts",
             }.get(cmd.type, "other")
             for e in events:
                 t = e["type"]
@@ -59,8 +65,20 @@ def simulate(
                     tally["quest_drawn"].update(e["cards"])
                 elif t == "drew" and e["deck"] == "black_market":
                     tally["bm_drawn"].update(e["cards"])
+                elif t == "drew" and e["deck"] == "business":
+                    tally["business_taken"].update(e["cards"])
+                elif t in ("draft_pick", "business_taken"):
+                    tally["business_taken"][e["card"]] += 1
+                elif t == "sequel":
+                    tally["sequel_received"][e["card"]] += 1
                 elif t == "quest_done":
                     tally["quest_done"][e["card"]] += 1
+                elif t == "quest_choice" and "card" in e:
+                    # An immediate-choice card leaves play once chosen: that is its use.
+                    tally["quest_done"][e["card"]] += 1
+                    tally["quest_choice"][f"{e['card']}#{e['option']}"] += 1
+                elif t == "artifact_options":
+                    tally["artifact_offered"].update(e["options"])
                 elif t == "black_market":
                     tally["bm_played"][e["card"]] += 1
                 elif t == "build":
@@ -103,5 +121,16 @@ def simulate(
         "wins_by_position": [wins_by_seat[i] for i in range(players)],
     }
     if stats:
-        out["tally"] = {k: dict(v) for k, v in tally.items()}
+        won = sum(out["wins_by_position"]) or 1
+        out["win_share_by_position"] = [round(w / won, 3) for w in out["wins_by_position"]]
+        out["fair_share"] = round(1 / players, 3)
+        if len(rounds) >= 2:
+            q = statistics.quantiles(rounds, n=4)
+            out["rounds_quartiles"] = [q[0], q[1], q[2]]
+        for key in ("prestige_source", "winner_prestige_source"):
+            total = sum(tally[key].values()) or 1
+            out[key.replace("source", "share")] = {
+                k: round(v / total, 3) for k, v in tally[key].most_common()
+            }
+        out["tally"] = {k: dict(v.most_common()) for k, v in tally.items()}
     return out
