@@ -1,7 +1,8 @@
 """Players the server can seat: a random bot and a greedy one.
 
 A bot implements `decide(state, seat, actions) -> command`, choosing among the
-commands `legal_actions` listed; it never builds a command of its own.
+commands `legal_actions` listed. Trades are free-form: the greedy bot also
+`answer`s offers made to it and `propose`s offers for what it needs.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from . import actions as A
 from . import effects as fx
+from . import trades
 from .content import Bundle, Content
 from .engine import content_of, market_prices
 from .state import ACTION, DRAFT, State
@@ -136,10 +138,59 @@ class GreedyBot:
         best = max(free, key=plan.score)
         return best if plan.score(best) > REACT_THRESHOLD else None
 
+    # --- trading ------------------------------------------------------------------
+
+    def answer(self, s: State, seat: int) -> A.Command | None:
+        """Reply to the oldest open offer addressed to this seat and not yet answered:
+        accept when it improves its position by its valuation, otherwise decline, and
+        now and then counter with a price it would take."""
+        if trades.closed_reason(s) is not None:
+            return None
+        p = s.players[seat]
+        for o in s.offers:
+            addressed = o["from"] != seat and (o["to"] is None or seat in o["to"])
+            if o["status"] != "open" or not addressed or seat in o["declined_by"]:
+                continue
+            plan = _Plan(s, seat)
+            gain = plan.bundle(o["give"]) - plan.bundle(o["want"])
+            if gain > TRADE_MARGIN and trades.holds(p, o["want"]):
+                return A.Accept(o["id"])
+            short = math.ceil(TRADE_MARGIN - gain + 1)
+            offerer = s.players[o["from"]]
+            if (
+                o["to"] is not None and self.rng.random() < COUNTER_CHANCE
+                and trades.holds(p, o["want"]) and offerer.gold >= o["give"]["gold"] + short
+            ):  # fmt: skip
+                give = {k: v for k, v in o["want"].items() if v}
+                want = {k: v for k, v in o["give"].items() if v}
+                want["gold"] = o["give"]["gold"] + short
+                return A.Counter(o["id"], give=give, want=want, note="A little more?")
+            return A.Decline(o["id"])
+        return None
+
+    def propose(self, s: State, seat: int) -> A.Command | None:
+        """Ask for a token it needs from a merchant who holds one, paying what the
+        token is worth to it; at most one open offer of its own at a time."""
+        if trades.closed_reason(s) is not None:
+            return None
+        if any(o["from"] == seat and o["status"] in trades.LIVE for o in s.offers):
+            return None
+        plan = _Plan(s, seat)
+        p = s.players[seat]
+        for res in sorted(plan.need, key=lambda r: -plan.token(r)):
+            holders = [q.seat for q in s.players if q.seat != seat and q.resources.get(res, 0)]
+            price = min(p.gold, max(1, math.floor(plan.token(res) / max(plan.gold, 0.1))))
+            if holders and price >= 1 and p.gold - price >= plan.reserve // 2:
+                target = self.rng.choice(holders)
+                return A.Offer(give={"gold": price}, want={"resources": {res: 1}}, to=(target,))
+        return None
+
 
 ACT = 2.5  # what one action is worth, in gold
 STEP = 1.5  # what one territory of travel costs, in gold (a Move covers 2)
 REACT_THRESHOLD = 1.0
+TRADE_MARGIN = 0.5  # a trade must gain a bot at least this much, in gold
+COUNTER_CHANCE = 0.25
 ARTIFACT = 9.0  # the better of two artifact tiles
 
 
@@ -249,6 +300,17 @@ class _Plan:
             elif r.teleport is not None:
                 dest = self.p.home if r.teleport == "home" else r.teleport
                 v += self.potential(dest) - self.here
+        return v
+
+    def bundle(self, b: dict[str, Any]) -> float:
+        """A trade bundle (trades.normalise form), in gold, to this seat."""
+        v = b["gold"] * self.gold
+        v += sum(n * self.token(r) for r, n in b["resources"].items())
+        v += len(b["partners"]) * self.revenue(1) * 0.8
+        v += sum(self.badge(k) for k in b["badges"])
+        for a in b["artifacts"]:
+            art = self.c.artifact[a]
+            v += self.modifiers(art.passive) + (3.0 if art.activate else 0.0)
         return v
 
     # --- wants -------------------------------------------------------------------
