@@ -1,5 +1,6 @@
 """docker-compose.yml and the Dockerfile, checked as text (no Docker engine runs here)."""
 
+import re
 from typing import Any
 
 import yaml
@@ -54,3 +55,127 @@ def test_dockerfile_serves_on_all_interfaces() -> None:
     assert '"karanor", "serve", "--host", "0.0.0.0"' in dockerfile
     for needed in ("alembic.ini", "migrations", "templates", "static"):
         assert f"COPY {needed}" in dockerfile
+
+
+# --- scale-out: N app replicas behind the balancer ---------------------------------------
+
+
+def _nginx(text: str) -> list[Any]:
+    """nginx.conf as a tree: [name, [args...], children | None] per directive."""
+    tokens = re.findall(r"#[^\n]*|'[^']*'|\"[^\"]*\"|[{};]|[^\s{};'\"#]+", text)
+    tokens = [t for t in tokens if not t.startswith("#")]
+    position = 0
+
+    def block() -> list[Any]:
+        nonlocal position
+        out: list[Any] = []
+        words: list[str] = []
+        while position < len(tokens):
+            token = tokens[position]
+            position += 1
+            if token == ";":
+                out.append([words[0], words[1:], None])
+                words = []
+            elif token == "{":
+                children = block()
+                out.append([words[0], words[1:], children])
+                words = []
+            elif token == "}":
+                assert not words, f"unterminated directive {words}"
+                return out
+            else:
+                words.append(token.strip("'\""))
+        assert not words, f"unterminated directive {words}"
+        return out
+
+    tree = block()
+    assert position == len(tokens), "unbalanced braces"
+    return tree
+
+
+def _find(tree: list[Any], name: str, *args: str) -> list[Any]:
+    return [d for d in tree if d[0] == name and list(d[1][: len(args)]) == list(args)]
+
+
+def _one(tree: list[Any], name: str, *args: str) -> Any:
+    found = _find(tree, name, *args)
+    assert len(found) == 1, (name, args, found)
+    return found[0]
+
+
+def test_compose_scales_the_app_behind_a_balancer() -> None:
+    services = _compose()["services"]
+    app, balancer = services["app"], services["balancer"]
+    # Scale-able: no fixed host port, no fixed container name; the balancer publishes.
+    assert "ports" not in app and "container_name" not in app
+    assert "8000" in [str(p) for p in app.get("expose", [])]
+    assert any(str(p).endswith(":80") for p in balancer["ports"])
+    assert balancer["healthcheck"]["test"]
+    assert balancer["depends_on"]["app"]["condition"] == "service_healthy"
+    mounts = {v.split(":")[0]: v.split(":")[1] for v in balancer["volumes"]}
+    assert mounts["./deploy/nginx.conf"] == "/etc/nginx/nginx.conf"
+    assert balancer["image"].startswith("nginx:")
+    version = balancer["image"].split(":")[1].split("-")[0].split(".")
+    assert tuple(int(x) for x in version) >= (1, 27)  # `resolve` on upstream servers
+
+
+def test_compose_migrates_once_before_the_app_starts() -> None:
+    services = _compose()["services"]
+    migrate, app = services["migrate"], services["app"]
+    assert migrate["command"] == ["karanor", "db", "upgrade"]
+    assert migrate["restart"] == "no"
+    assert migrate["environment"]["DATABASE_URL"] == app["environment"]["DATABASE_URL"]
+    assert app["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert app["image"] == migrate["image"]
+
+
+def test_balancer_config_proxies_websockets_to_every_replica() -> None:
+    tree = _nginx((REPO_ROOT / "deploy" / "nginx.conf").read_text())
+    http = _one(tree, "http")[2]
+    # Docker's DNS, re-read: replicas added by --scale are found.
+    assert _one(http, "resolver")[1][0] == "127.0.0.11"
+    # The upgrade map: "upgrade" when the client asks for it.
+    mapping = _one(http, "map", "$http_upgrade", "$connection_upgrade")[2]
+    entries = {d[0]: d[1] for d in mapping}
+    assert entries["default"] == ["upgrade"]
+    # One upstream: the app service at its port, no sticky balancing.
+    upstream = _one(http, "upstream")
+    name, servers = upstream[1][0], upstream[2]
+    port = _compose()["services"]["app"]["environment"]["PORT"]
+    server = _one(servers, "server")
+    assert server[1][0] == f"app:{port}"
+    assert "resolve" in server[1]
+    for sticky in ("ip_hash", "hash", "sticky", "sticky_cookie_insert"):
+        assert not _find(servers, sticky), sticky
+    # The site: everything proxied to it, WebSocket upgrade headers passed.
+    site = _one(http, "server")[2]
+    assert _one(site, "listen")[1][0] == "80"
+    root = _one(site, "location", "/")[2]
+    assert _one(root, "proxy_pass")[1] == [f"http://{name}"]
+    assert _one(root, "proxy_http_version")[1] == ["1.1"]
+    headers = {d[1][0].lower(): d[1][1] for d in _find(root, "proxy_set_header")}
+    assert headers["upgrade"] == "$http_upgrade"
+    assert headers["connection"] == "$connection_upgrade"
+    assert headers["host"] == "$http_host"  # with the port: the app checks Origin against it
+    assert "x-forwarded-for" in headers
+    timeout = _one(root, "proxy_read_timeout")[1][0]
+    assert timeout.endswith("h") or int(timeout.rstrip("s")) >= 600
+    # The balancer's own health check answers.
+    health = _compose()["services"]["balancer"]["healthcheck"]["test"][-1]
+    path = "/" + health.split("://", 1)[1].split("/", 1)[1]
+    assert _find(site, "location", "=", path)
+
+
+def test_deploy_doc_covers_both_setups() -> None:
+    doc = (REPO_ROOT / "docs" / "deploy.md").read_text()
+    for needed in (
+        "./scripts/serve",
+        "sqlite3",
+        ".backup",
+        "karanor export",
+        "--scale app=",
+        "pg_dump",
+        "REDIS_URL",
+        "karanor db upgrade",
+    ):
+        assert needed in doc, needed

@@ -106,6 +106,10 @@ class Hub:
             del self._rooms[conn.code]
         return conn.seat is not None and conn.seat not in self.seats_connected(conn.code)
 
+    def codes(self) -> list[str]:
+        """The rooms with at least one socket here."""
+        return list(self._rooms)
+
     def connections(self, code: str) -> list[Connection]:
         return list(self._rooms.get(code, ()))
 

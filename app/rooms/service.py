@@ -14,6 +14,15 @@ A command, under the room's asyncio lock:
 
 If anything fails after `engine.apply` mutated the live state, that copy is
 dropped and the next command reloads it from the database.
+
+Several processes (REDIS_URL set, see `app.realtime.bus` and docs/deploy.md): the
+row lock serialises commands across processes; after each commit a notice "room R
+is at version V" goes through Redis. A process that learns (by a notice, its
+periodic check, a client's resync, or its own next command) that the database is
+ahead of what its sockets have seen reads the missed log rows FROM THE DATABASE,
+replays them on its copy (the engine is deterministic) and pushes each missed
+version's views with that version's events, in order; too far behind, it reloads
+the snapshot and pushes one view with the missed events. Redis only carries hints.
 """
 
 from __future__ import annotations
@@ -21,7 +30,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,6 +46,7 @@ from app.config import Settings
 from app.karanor import actions, bots, engine, view
 from app.karanor.errors import RuleError
 from app.karanor.state import GAME_OVER, State
+from app.realtime.bus import PRESENCE_REFRESH, RedisBus
 from app.realtime.hub import Connection as Socket
 from app.realtime.hub import Hub
 from app.rooms import errors, tokens
@@ -48,6 +60,10 @@ log = logging.getLogger(__name__)
 CONTENT_PACK = "base"
 CHAT_HISTORY = 50
 CLOSE_SEAT_REMOVED = 4403
+REPLAY_MAX = 64  # further behind than this, a process reloads the snapshot instead
+CHAT_SEEN_MAX = 500
+SYNC_INTERVAL_ENV = "KARANOR_SYNC_INTERVAL"
+WORK_ORDER = ("lobby", "version", "chat", "presence")
 T = TypeVar("T")
 
 
@@ -95,6 +111,15 @@ class RoomEntry:
     live: Live | None = None
     seats: list[SeatInfo] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
+    # What this process's sockets of the room have been sent:
+    pushed: int | None = None  # the game version (None: the lobby, or nothing yet)
+    status: str | None = None  # the room status of the last "room" message
+    chat_seen: dict[int, None] = field(default_factory=dict)  # chat ids, oldest first
+    # Several processes only:
+    remote_seats: set[int] = field(default_factory=set)  # seats with sockets elsewhere
+    todo: set[str] = field(default_factory=set)  # catch-up work asked for by notices
+    worker: asyncio.Task[None] | None = None
+    bot_idle: int | None = None  # a version at which no bot had to act
 
 
 def _dumps(value: Any) -> bytes:
@@ -127,6 +152,11 @@ class RoomService:
         self.limiter = RateLimiter(settings.command_rate, settings.command_burst)
         self._entries: dict[str, RoomEntry] = {}
         self._closing = False
+        self.bus: RedisBus | None = RedisBus(settings.redis_url) if settings.redis_url else None
+        self._watch_task: asyncio.Task[None] | None = None
+        self._bot_seen: dict[str, tuple[int, float]] = {}
+        self.sync_interval = float(os.environ.get(SYNC_INTERVAL_ENV) or 2.0)
+        self.bot_lock_ttl = max(3.0, 2 * settings.bot_delay + 2.0)
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -193,12 +223,20 @@ class RoomService:
 
         room, seats, game = await self._run(read)
         entry.seats = seats
+        if self.bus is not None:
+            remote = await self.bus.remote_presence(code)
+            if remote is not None:
+                entry.remote_seats = remote
         return self._info(entry, room.status, room.options, game.version if game else None)
+
+    def _connected(self, entry: RoomEntry) -> set[int]:
+        """Seats with a socket here or (several processes) on another live process."""
+        return self.hub.seats_connected(entry.code) | entry.remote_seats
 
     def _info(
         self, entry: RoomEntry, status: str, options: dict[str, Any], version: int | None
     ) -> dict[str, Any]:
-        connected = self.hub.seats_connected(entry.code)
+        connected = self._connected(entry)
         return {
             "code": entry.code,
             "url": f"/r/{entry.code}",
@@ -259,11 +297,12 @@ class RoomService:
         self,
         entry: RoomEntry,
         fn: Callable[[Connection, Any], T],
-        then: Callable[[T], None] | None = None,
+        then: Callable[[T], dict[str, Any] | None] | None = None,
     ) -> T:
         """Run `fn(conn, room)` in a write transaction on a room still in its lobby, then
-        `then(result)`, then tell the room's sockets; all under the room lock. One retry
-        on a unique-index race (another process took the same seat index)."""
+        `then(result)`, then tell the room's sockets (and the other processes, with what
+        `then` returned); all under the room lock. One retry on a unique-index race
+        (another process took the same seat index)."""
         async with entry.lock:
 
             def tx() -> tuple[T, list[SeatInfo]]:
@@ -279,9 +318,10 @@ class RoomService:
                 raise AssertionError("unreachable")
 
             out, entry.seats = await self._run(tx)
-            if then is not None:
-                then(out)
+            extra = then(out) if then is not None else None
             await self._push_lobby(entry)
+        if self.bus is not None:
+            self.bus.publish(entry.code, {"t": "lobby", **(extra or {})})
         return out
 
     async def join(self, code: str, name: str) -> tuple[int, str]:
@@ -348,9 +388,10 @@ class RoomService:
                 raise PlatformError(409, "cannot_remove_host", "the host's seat stays")
             return seats[index].id, repo.remove_seat(conn, room_id=room.id, index=index)
 
-        def close(removed: tuple[int, dict[int, int]]) -> None:
+        def close(removed: tuple[int, dict[int, int]]) -> dict[str, Any]:
             self.hub.close_seat(entry.code, removed[0], CLOSE_SEAT_REMOVED)
             self.hub.reindex(entry.code, removed[1])
+            return {"removed": removed[0], "moved": removed[1]}
 
         await self._lobby_write(entry, remove, close)  # sockets renumbered before the push
         return await self.room_info(caller.code)
@@ -413,30 +454,91 @@ class RoomService:
                 return {v: self._view_message(live, v, []) for v in wanted}
 
             self.hub.deliver(entry.code, await self._run(tx))
+            entry.pushed, entry.status = 0, "playing"
             self._push_room(entry, "playing", entry.live.state.options if entry.live else {}, 0)
+        if self.bus is not None:
+            self.bus.publish(entry.code, {"t": "v", "v": 0})
         self._kick_bots(entry, True)
         return await self.room_info(caller.code)
 
     # --- views ------------------------------------------------------------------------
 
-    def _ensure_live(self, conn: Connection, entry: RoomEntry, game_id: int, version: int) -> Live:
-        """The in-memory game, reloaded from the snapshot unless it is at `version`."""
+    def _sync(
+        self,
+        conn: Connection,
+        entry: RoomEntry,
+        game_id: int,
+        version: int,
+        wanted: set[int | None],
+        out: list[dict[int | None, bytes]],
+    ) -> Live:
+        """The in-memory game brought to (at least) the stored `version`.
+
+        Behind by a few versions (another process moved the game), the missed log rows
+        are replayed on the copy and each version's messages for the `wanted` viewers
+        appended to `out`, in order; otherwise (no copy, or far behind) the snapshot is
+        reloaded and one message carries the events the sockets missed. Either way the
+        room's sockets, once `out` is delivered, have seen every version up to the
+        result's. Call under the room lock.
+        """
         live = entry.live
-        if live is not None and live.game_id == game_id and live.version == version:
+        if live is not None and live.game_id != game_id:
+            live = entry.live = None
+        if live is not None and live.version == version:
+            entry.pushed = live.version
             return live
+        if live is not None and live.version < version <= live.version + REPLAY_MAX:
+            rows = repo.events_after(
+                conn, game_id=game_id, after=live.version, limit=version - live.version
+            )
+            if [r.version for r in rows] == list(range(live.version + 1, version + 1)):
+                try:
+                    for row in rows:
+                        engine.apply(live.state, row.seat, row.command)
+                        live.version = row.version
+                        live.views = {}
+                        if wanted:
+                            out.append({v: self._view_message(live, v, row.events) for v in wanted})
+                except RuleError:
+                    log.exception("room %s: replaying version %d failed", entry.code, version)
+                else:
+                    entry.pushed = live.version
+                    return live
+            # A copy that cannot be brought forward is dropped; the sockets have seen
+            # what was appended so far.
+            entry.pushed = live.version
         entry.live = None
         stored = repo.game_snapshot(conn, game_id=game_id)
-        stored_version, snapshot = stored.version, stored.snapshot
         seats = [_seat_info(s) for s in repo.seats_of(conn, room_id=entry.room_id)]
         entry.seats = seats
         live = Live(
             game_id,
-            stored_version,
-            State.from_dict(snapshot),
+            stored.version,
+            State.from_dict(stored.snapshot),
             frozenset(s.index for s in seats if s.bot),
         )
         entry.live = live
+        since = entry.pushed
+        if wanted and (since is None or since < live.version):
+            events: list[dict[str, Any]] = []
+            if since is not None and live.version - since <= REPLAY_MAX:
+                for row in repo.events_after(conn, game_id=game_id, after=since):
+                    if row.version <= live.version:
+                        events.extend(row.events)
+            out.append({v: self._view_message(live, v, events) for v in wanted})
+        entry.pushed = live.version
         return live
+
+    def _flush(self, entry: RoomEntry, out: list[dict[int | None, bytes]]) -> None:
+        """Deliver catch-up messages in order, then a "room" message if the status moved."""
+        for messages in out:
+            self.hub.deliver(entry.code, messages)
+        live = entry.live
+        if live is not None and entry.pushed == live.version:
+            status = "finished" if live.state.phase == GAME_OVER else "playing"
+            if entry.status != status:
+                entry.status = status
+                self._push_room(entry, status, live.state.options, live.version)
 
     def _view(self, live: Live, seat: int | None) -> bytes:
         """The serialised view of `seat` at the live version, computed once per version."""
@@ -474,22 +576,35 @@ class RoomService:
             }
         )
 
-    def _current_view(self, entry: RoomEntry, seat: int | None) -> tuple[bytes, int]:
-        """(view JSON, version) now, for `seat`; call under the room lock."""
+    def _current_view(
+        self,
+        entry: RoomEntry,
+        seat: int | None,
+        wanted: set[int | None],
+        out: list[dict[int | None, bytes]],
+    ) -> tuple[bytes, int]:
+        """(view JSON, version) now, for `seat`, after catching up (messages for the
+        room's sockets appended to `out`); call under the room lock."""
         with read_connection(self.db) as conn:
             game = repo.game_of_room(conn, room_id=entry.room_id)
             if game is None:
                 room = repo.room_by_code(conn, code=entry.code)
                 entry.seats = [_seat_info(s) for s in repo.seats_of(conn, room_id=entry.room_id)]
                 return self._lobby_view(entry, seat, room.options), 0
-            live = self._ensure_live(conn, entry, game.id, game.version)
+            live = self._sync(conn, entry, game.id, game.version, wanted, out)
             return self._view(live, seat), live.version
 
     async def view_json(self, caller: Caller) -> bytes:
         entry = await self._entry(caller.code)
         seat = caller.seat.index if caller.seat else None
         async with entry.lock:
-            data, _version = await self._run(self._current_view, entry, seat)
+            out: list[dict[int | None, bytes]] = []
+            try:
+                data, _version = await self._run(
+                    self._current_view, entry, seat, self.hub.viewers(entry.code), out
+                )
+            finally:
+                self._flush(entry, out)
         return data
 
     # --- the command path -------------------------------------------------------------
@@ -532,15 +647,17 @@ class RoomService:
         """
         async with entry.lock:
             wanted = self.hub.viewers(entry.code)
-            result, messages, waiting = await self._run(
-                self._command_tx, entry, seat, command_id, cmd, expected_version, wanted
-            )
-            if messages:
-                self.hub.deliver(entry.code, messages)
-            if result is not None and result.finished and not result.duplicate:
-                live = entry.live
-                options = live.state.options if live else {}
-                self._push_room(entry, "finished", options, result.version)
+            out: list[dict[int | None, bytes]] = []  # catch-up, then this command's views
+            try:
+                result, messages, waiting = await self._run(
+                    self._command_tx, entry, seat, command_id, cmd, expected_version, wanted, out
+                )
+                if messages:
+                    out.append(messages)
+            finally:
+                self._flush(entry, out)
+        if self.bus is not None and result is not None and not result.duplicate:
+            self.bus.publish(entry.code, {"t": "v", "v": result.version})
         return result, waiting
 
     def _command_tx(
@@ -551,6 +668,7 @@ class RoomService:
         cmd: actions.Command | None,
         expected_version: int | None,
         wanted: set[int | None],
+        out: list[dict[int | None, bytes]],
     ) -> tuple[CommandResult | None, dict[int | None, bytes], bool]:
         mutated = False
         try:
@@ -558,16 +676,18 @@ class RoomService:
                 game = repo.game_of_room(conn, room_id=entry.room_id)
                 if game is None:
                     raise PlatformError(409, "not_started", "the game has not started yet")
+                # The row lock first, then the idempotency check: the same command id
+                # sent through two processes at once is found logged by the later one.
+                head = repo.game_version(conn, game_id=game.id, lock=True)
                 if seat is not None and command_id is not None:
                     dup = repo.event_by_command(
                         conn, game_id=game.id, seat=seat, command_id=command_id
                     )
                     if dup is not None:
                         return self._duplicate(dup, seat), {}, False
-                head = repo.game_version(conn, game_id=game.id, lock=True)
                 if expected_version is not None and expected_version != head.version:
                     raise errors.stale_version(expected_version, head.version)
-                live = self._ensure_live(conn, entry, game.id, head.version)
+                live = self._sync(conn, entry, game.id, head.version, wanted, out)
                 if cmd is None:
                     choice = self._bot_choice(live)
                     if choice is None:
@@ -603,7 +723,7 @@ class RoomService:
             if mutated:
                 entry.live = None
             raise
-        live.version = head.version + 1
+        live.version = entry.pushed = head.version + 1
         live.views = {}
         messages = {viewer: self._view_message(live, viewer, events) for viewer in wanted}
         result = CommandResult(
@@ -652,9 +772,35 @@ class RoomService:
         entry.bot_task = asyncio.create_task(self._bot_loop(entry), name=f"bots-{entry.code}")
 
     async def _bot_loop(self, entry: RoomEntry) -> None:
+        try:
+            await self._bot_moves(entry)
+        finally:
+            if self.bus is not None:
+                await self.bus.release_bot_lock(entry.code)
+
+    async def _hold_bot_lock(self, entry: RoomEntry) -> bool:
+        """Several processes: take (or extend) the room's bot lock, waiting a little
+        longer than its time-to-live so that a dead holder's lock expires first.
+        False: another live process plays the bots. Redis down: True (the row lock and
+        the `bot-{version}` ids keep a second player harmless)."""
+        if self.bus is None:
+            return True
+        deadline = time.monotonic() + self.bot_lock_ttl + 0.5
+        while not self._closing:
+            held = await self.bus.hold_bot_lock(entry.code, self.bot_lock_ttl)
+            if held is None or held:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.1)
+        return False
+
+    async def _bot_moves(self, entry: RoomEntry) -> None:
         failures = 0
         while not self._closing:
             await asyncio.sleep(self.settings.bot_delay)
+            if not await self._hold_bot_lock(entry):
+                return
             try:
                 result, waiting = await self._command(entry, None, None, None, None)
             except (PlatformError, RuleError) as error:
@@ -669,6 +815,7 @@ class RoomService:
             else:
                 failures = 0
                 if result is None:
+                    entry.bot_idle = entry.live.version if entry.live else None
                     return
             if not waiting:
                 return
@@ -703,52 +850,99 @@ class RoomService:
         entry = await self._entry(caller.code)
         seat = caller.seat
 
-        def tx() -> datetime:
+        def tx() -> tuple[int, datetime]:
             with write_transaction(self.db) as conn:
                 return repo.insert_chat(
                     conn, room_id=entry.room_id, seat=seat.index, name=seat.name, text=text
                 )
 
         async with entry.lock:
-            at = await self._run(tx)
+            chat_id, at = await self._run(tx)
+            self._seen_chat(entry, [chat_id])
             message = {"type": "chat", "seat": seat.index, "name": seat.name, "text": text}
             self.hub.broadcast(entry.code, _dumps({**message, "at": _iso(at)}))
+        if self.bus is not None:
+            self.bus.publish(entry.code, {"t": "chat", "id": chat_id})
+
+    @staticmethod
+    def _chat_message(row: Any) -> bytes:
+        return _dumps(
+            {
+                "type": "chat",
+                "seat": row.seat,
+                "name": row.name,
+                "text": row.text,
+                "at": _iso(row.created_at),
+            }
+        )
+
+    @staticmethod
+    def _seen_chat(entry: RoomEntry, ids: list[int]) -> None:
+        for chat_id in ids:
+            entry.chat_seen[chat_id] = None
+        while len(entry.chat_seen) > CHAT_SEEN_MAX:
+            del entry.chat_seen[next(iter(entry.chat_seen))]
+
+    async def _catch_up_chat(self, entry: RoomEntry) -> None:
+        """Push the room's recent chat lines this process's sockets have not had, read
+        from the database, oldest first."""
+        if not self.hub.viewers(entry.code):
+            return
+
+        def read() -> list[Any]:
+            with read_connection(self.db) as conn:
+                return repo.recent_chat(conn, room_id=entry.room_id, limit=CHAT_HISTORY)
+
+        async with entry.lock:
+            rows = [r for r in await self._run(read) if r.id not in entry.chat_seen]
+            for row in sorted(rows, key=lambda r: r.id):
+                self.hub.broadcast(entry.code, self._chat_message(row))
+            self._seen_chat(entry, sorted(r.id for r in rows))
 
     # --- sockets ----------------------------------------------------------------------
 
     async def connect(self, socket: Socket) -> None:
         """Register a socket: its view, then the last chat lines, then presence."""
         entry = await self._entry(socket.code)
+        if self.bus is not None:
+            remote = await self.bus.remote_presence(entry.code)
+            if remote is not None:
+                entry.remote_seats = remote
 
-        def read() -> tuple[bytes, int, list[Any]]:
-            data, version = self._current_view(entry, socket.seat)
+        def read(
+            wanted: set[int | None], out: list[dict[int | None, bytes]]
+        ) -> tuple[bytes, int, list[Any]]:
+            data, version = self._current_view(entry, socket.seat, wanted, out)
             with read_connection(self.db) as conn:
                 chat = repo.recent_chat(conn, room_id=entry.room_id, limit=CHAT_HISTORY)
             return data, version, chat
 
         async with entry.lock:
-            data, version, chat = await self._run(read)
+            out: list[dict[int | None, bytes]] = []
+            try:
+                data, version, chat = await self._run(read, self.hub.viewers(entry.code), out)
+            finally:
+                self._flush(entry, out)
+            if entry.live is None:
+                entry.status = "lobby"
             fresh = self.hub.add(socket)
             socket.send(b'{"type":"view","version":%d,"events":[],"view":%s}' % (version, data))
             for row in chat:
-                socket.send(
-                    _dumps(
-                        {
-                            "type": "chat",
-                            "seat": row.seat,
-                            "name": row.name,
-                            "text": row.text,
-                            "at": _iso(row.created_at),
-                        }
-                    )
-                )
+                socket.send(self._chat_message(row))
+            self._seen_chat(entry, [row.id for row in chat])
         if fresh:
-            self._push_presence(entry)
+            await self._presence_changed(entry)
 
     async def resync(self, socket: Socket) -> None:
         entry = await self._entry(socket.code)
         async with entry.lock:
-            data, version = await self._run(self._current_view, entry, socket.seat)
+            out: list[dict[int | None, bytes]] = []
+            try:
+                data, version = await self._run(
+                    self._current_view, entry, socket.seat, self.hub.viewers(entry.code), out
+                )
+            finally:
+                self._flush(entry, out)
             socket.send(b'{"type":"view","version":%d,"events":[],"view":%s}' % (version, data))
 
     async def disconnect(self, socket: Socket) -> None:
@@ -756,10 +950,17 @@ class RoomService:
         await socket.stop()
         entry = self._entries.get(socket.code)
         if gone and entry is not None:
-            self._push_presence(entry)
+            await self._presence_changed(entry)
+
+    async def _presence_changed(self, entry: RoomEntry) -> None:
+        """A seat came or went on this process: tell our sockets and the others."""
+        if self.bus is not None:
+            await self.bus.set_presence(entry.code, self.hub.seats_connected(entry.code))
+            self.bus.publish(entry.code, {"t": "presence"})
+        self._push_presence(entry)
 
     def _push_presence(self, entry: RoomEntry) -> None:
-        connected = self.hub.seats_connected(entry.code)
+        connected = self._connected(entry)
         seats = [
             {"index": s.index, "connected": s.bot or s.index in connected} for s in entry.seats
         ]
@@ -774,11 +975,16 @@ class RoomService:
     async def _push_lobby(self, entry: RoomEntry) -> None:
         """After a lobby change: the room and a fresh lobby view to every socket."""
 
-        def read() -> Any:
+        def read() -> tuple[Any, list[SeatInfo]]:
             with read_connection(self.db) as conn:
-                return repo.room_by_code(conn, code=entry.code)
+                room = repo.room_by_code(conn, code=entry.code)
+                seats = [_seat_info(s) for s in repo.seats_of(conn, room_id=entry.room_id)]
+                return room, seats
 
-        room = await self._run(read)
+        room, entry.seats = await self._run(read)
+        if room.status != "lobby":  # started meanwhile (by another process)
+            return
+        entry.status = "lobby"
         self._push_room(entry, room.status, room.options, None)
         self.hub.per_viewer(
             entry.code,
@@ -788,10 +994,174 @@ class RoomService:
             ),
         )
 
+    # --- several processes: notices and the periodic check ------------------------------
+
+    def _on_notice(self, code: str, notice: dict[str, Any]) -> None:
+        """A notice from another process (see `app.realtime.bus`); the work it asks for
+        runs in the room's worker task, reading from the database."""
+        entry = self._entries.get(code)
+        if entry is None or self._closing:
+            return  # no socket of ours has ever watched this room
+        kind = notice.get("t")
+        if kind == "v":
+            version = notice.get("v")
+            if isinstance(version, int) and (entry.pushed is None or version > entry.pushed):
+                self._schedule(entry, "version")
+        elif kind == "lobby":
+            removed, moved = notice.get("removed"), notice.get("moved")
+            if isinstance(removed, int):
+                self.hub.close_seat(code, removed, CLOSE_SEAT_REMOVED)
+            if isinstance(moved, dict):
+                self.hub.reindex(code, {int(k): int(v) for k, v in moved.items()})
+            if removed is not None or moved:
+                self._schedule(entry, "own-presence")
+            self._schedule(entry, "lobby")
+        elif kind == "chat":
+            if notice.get("id") not in entry.chat_seen:
+                self._schedule(entry, "chat")
+        elif kind == "presence":
+            self._schedule(entry, "presence")
+
+    def _schedule(self, entry: RoomEntry, what: str) -> None:
+        if not self.hub.viewers(entry.code) and what != "own-presence":
+            return
+        entry.todo.add(what)
+        if entry.worker is None or entry.worker.done():
+            entry.worker = asyncio.create_task(self._work(entry), name=f"sync-{entry.code}")
+
+    async def _work(self, entry: RoomEntry) -> None:
+        while entry.todo and not self._closing:
+            what = next((w for w in ("own-presence", *WORK_ORDER) if w in entry.todo), None)
+            if what is None:
+                entry.todo.clear()
+                return
+            entry.todo.discard(what)
+            try:
+                if what == "version":
+                    await self._catch_up(entry)
+                elif what == "lobby":
+                    if self.hub.viewers(entry.code):
+                        async with entry.lock:
+                            await self._push_lobby(entry)
+                elif what == "chat":
+                    await self._catch_up_chat(entry)
+                elif what == "presence":
+                    await self._refresh_presence(entry)
+                elif what == "own-presence" and self.bus is not None:
+                    await self.bus.set_presence(entry.code, self.hub.seats_connected(entry.code))
+                    self.bus.publish(entry.code, {"t": "presence"})
+            except Exception:
+                log.exception("room %s: catching up (%s) failed", entry.code, what)
+                await asyncio.sleep(0.5)
+
+    async def _catch_up(self, entry: RoomEntry) -> None:
+        """Bring this process's sockets of the room up to the stored version."""
+        if not self.hub.viewers(entry.code):
+            return
+
+        def read(wanted: set[int | None], out: list[dict[int | None, bytes]]) -> None:
+            with read_connection(self.db) as conn:
+                game = repo.game_of_room(conn, room_id=entry.room_id)
+                if game is not None:
+                    self._sync(conn, entry, game.id, game.version, wanted, out)
+
+        async with entry.lock:
+            out: list[dict[int | None, bytes]] = []
+            try:
+                await self._run(read, self.hub.viewers(entry.code), out)
+            finally:
+                self._flush(entry, out)
+
+    async def _refresh_presence(self, entry: RoomEntry) -> None:
+        """Re-read the other processes' presence; tell our sockets if it changed."""
+        if self.bus is None:
+            return
+        remote = await self.bus.remote_presence(entry.code)
+        if remote is not None and remote != entry.remote_seats:
+            entry.remote_seats = remote
+            self._push_presence(entry)
+
+    async def _watch(self) -> None:
+        """The periodic check of a process among several: rooms our sockets watch that
+        the database shows ahead (lost notices), presence refresh, stalled bots."""
+        assert self.bus is not None
+        last_presence = 0.0
+        while not self._closing:
+            await asyncio.sleep(self.sync_interval)
+            try:
+                await self._check_rooms()
+                if time.monotonic() - last_presence >= PRESENCE_REFRESH:
+                    last_presence = time.monotonic()
+                    for code in self.hub.codes():
+                        entry = self._entries.get(code)
+                        if entry is not None:
+                            await self.bus.set_presence(code, self.hub.seats_connected(code))
+                            await self._refresh_presence(entry)
+                await self._check_bots()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("periodic check failed: %s", error)
+
+    async def _check_rooms(self) -> None:
+        entries = [self._entries[c] for c in self.hub.codes() if c in self._entries]
+        if not entries:
+            return
+
+        def read() -> tuple[dict[int, int], dict[int, int]]:
+            ids = [e.room_id for e in entries]
+            with read_connection(self.db) as conn:
+                return repo.game_versions(conn, room_ids=ids), repo.last_chat_ids(
+                    conn, room_ids=ids
+                )
+
+        versions, chats = await self._run(read)
+        for entry in entries:
+            version = versions.get(entry.room_id)
+            if version is not None and (entry.pushed is None or version > entry.pushed):
+                self._schedule(entry, "version")
+            last_chat = chats.get(entry.room_id)
+            if last_chat is not None and last_chat not in entry.chat_seen:
+                self._schedule(entry, "chat")
+
+    async def _check_bots(self) -> None:
+        """Wake the bots of a game that waits on them and has not moved for a while, when
+        no process holds its bot lock (the holder died, or a wake-up was lost)."""
+        assert self.bus is not None
+
+        def read() -> list[tuple[str, int]]:
+            with read_connection(self.db) as conn:
+                return repo.bot_games(conn)
+
+        now = time.monotonic()
+        stall = self.bot_lock_ttl
+        games = await self._run(read)
+        seen = {}
+        for code, version in games:
+            first = self._bot_seen.get(code)
+            seen[code] = first if first is not None and first[0] == version else (version, now)
+            if now - seen[code][1] < stall:
+                continue
+            entry = self._entries.get(code)
+            if entry is not None and (
+                entry.bot_idle == version
+                or (entry.bot_task is not None and not entry.bot_task.done())
+            ):
+                continue
+            if not await self.bus.bot_lock_free(code):
+                continue
+            with contextlib.suppress(PlatformError):
+                self._kick_bots(entry or await self._entry(code), True)
+        self._bot_seen = seen
+
     # --- lifecycle --------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Wake the bots of games left waiting on one (after a restart)."""
+        """Join the other processes (REDIS_URL), then wake the bots of games left
+        waiting on one (after a restart)."""
+        if self.bus is not None and self._watch_task is None:
+            self.bus.start(self._on_notice, self._after_reconnect)
+            self._watch_task = asyncio.create_task(self._watch(), name="sync-watch")
 
         def read() -> list[str]:
             with read_connection(self.db) as conn:
@@ -801,12 +1171,29 @@ class RoomService:
             with contextlib.suppress(PlatformError):
                 self._kick_bots(await self._entry(code), True)
 
+    async def _after_reconnect(self) -> None:
+        """(Re)subscribed to Redis: notices may have been lost meanwhile; check all."""
+        with contextlib.suppress(Exception):
+            await self._check_rooms()
+            for code in self.hub.codes():
+                entry = self._entries.get(code)
+                if entry is not None:
+                    self._schedule(entry, "own-presence")
+                    self._schedule(entry, "presence")
+
     async def shutdown(self) -> None:
         self._closing = True
         tasks = [e.bot_task for e in self._entries.values() if e.bot_task is not None]
+        tasks += [e.worker for e in self._entries.values() if e.worker is not None]
+        if self._watch_task is not None:
+            tasks.append(self._watch_task)
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.bus is not None:
+            for code in self.hub.codes():
+                await self.bus.set_presence(code, set())
+            await self.bus.close()
         self.hub.close_all()

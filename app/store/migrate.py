@@ -4,10 +4,11 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 
 from app.config import normalize_database_url
 from app.paths import project_root
-from app.store.db import create_db_engine
+from app.store.db import create_db_engine, is_sqlite
 
 
 def alembic_config(url: str) -> Config:
@@ -21,9 +22,32 @@ def alembic_config(url: str) -> Config:
     return config
 
 
+# Several server processes starting at once on one PostgreSQL database migrate one
+# after the other (the later ones find the schema at head and do nothing).
+MIGRATION_LOCK_KEY = 0x4B41524E  # "KARN"
+
+
 def upgrade(url: str, revision: str = "head") -> None:
-    """Bring the database at `url` up to `revision` (default: the latest)."""
-    command.upgrade(alembic_config(url), revision)
+    """Bring the database at `url` up to `revision` (default: the latest).
+
+    On PostgreSQL an advisory lock serialises concurrent upgrades (N processes started
+    together by `docker compose up --scale app=N`)."""
+    url = normalize_database_url(url)
+    if is_sqlite(url):
+        command.upgrade(alembic_config(url), revision)
+        return
+    engine = create_db_engine(url)
+    try:
+        with engine.connect() as lock:
+            lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+            lock.commit()
+            try:
+                command.upgrade(alembic_config(url), revision)
+            finally:
+                lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY})
+                lock.commit()
+    finally:
+        engine.dispose()
 
 
 def downgrade(url: str, revision: str) -> None:

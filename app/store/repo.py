@@ -225,6 +225,23 @@ def events_after(
     return list(conn.execute(query).all())
 
 
+def game_versions(conn: Connection, *, room_ids: list[int]) -> dict[int, int]:
+    """The stored version of the game of each room that has one, by room id."""
+    query = select(games.c.room_id, games.c.version).where(games.c.room_id.in_(room_ids))
+    return {room_id: version for room_id, version in conn.execute(query).all()}
+
+
+def bot_games(conn: Connection) -> list[tuple[str, int]]:
+    """(room code, game version) of the games in play that seat at least one bot."""
+    with_bots = select(seats.c.room_id).where(seats.c.is_bot.is_(True)).distinct().scalar_subquery()
+    query = (
+        select(rooms.c.code, games.c.version)
+        .join(games, games.c.room_id == rooms.c.id)
+        .where(rooms.c.status == "playing", rooms.c.id.in_(with_bots))
+    )
+    return [(code, version) for code, version in conn.execute(query).all()]
+
+
 def playing_games_with_bots(conn: Connection) -> list[str]:
     """Codes of the rooms in play that seat at least one bot."""
     query = (
@@ -241,14 +258,26 @@ def playing_games_with_bots(conn: Connection) -> list[str]:
 
 def insert_chat(
     conn: Connection, *, room_id: int, seat: int | None, name: str, text: str
-) -> datetime:
+) -> tuple[int, datetime]:
+    """Store one chat line; returns its id and time."""
     at = utcnow()
-    conn.execute(
+    result = conn.execute(
         insert(chat_messages).values(
             room_id=room_id, seat=seat, name=name, text=text, created_at=at
         )
     )
-    return at
+    chat_id: int = result.inserted_primary_key[0]  # type: ignore[index]
+    return chat_id, at
+
+
+def last_chat_ids(conn: Connection, *, room_ids: list[int]) -> dict[int, int]:
+    """The id of the newest chat line of each room that has one."""
+    query = (
+        select(chat_messages.c.room_id, func.max(chat_messages.c.id))
+        .where(chat_messages.c.room_id.in_(room_ids))
+        .group_by(chat_messages.c.room_id)
+    )
+    return {room_id: last for room_id, last in conn.execute(query).all()}
 
 
 def recent_chat(conn: Connection, *, room_id: int, limit: int) -> list[Record]:
