@@ -11,7 +11,12 @@ _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 
 
 def new_room_code() -> str:
-    return secrets.token_urlsafe(CODE_BYTES)
+    """96 random bits, URL-safe; never starting with '-' or '_' so that a code can be
+    passed to `karanor export CODE` and read aloud without surprises."""
+    while True:
+        code = secrets.token_urlsafe(CODE_BYTES)
+        if code[0].isalnum():
+            return code
 
 
 def new_seat_token() -> str:
