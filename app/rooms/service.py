@@ -45,7 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from app.config import Settings
 from app.karanor import actions, bots, engine, view
 from app.karanor.errors import RuleError
-from app.karanor.state import GAME_OVER, State
+from app.karanor.state import ACTION, GAME_OVER, State
 from app.realtime.bus import PRESENCE_REFRESH, RedisBus
 from app.realtime.hub import Connection as Socket
 from app.realtime.hub import Hub
@@ -58,6 +58,7 @@ from app.store.db import read_connection, write_transaction
 log = logging.getLogger(__name__)
 
 CONTENT_PACK = "base"
+BOT_PROPOSAL_CHANCE = 0.15  # a bot on its turn sometimes opens with a trade offer
 CHAT_HISTORY = 50
 CLOSE_SEAT_REMOVED = 4403
 REPLAY_MAX = 64  # further behind than this, a process reloads the snapshot instead
@@ -750,18 +751,45 @@ class RoomService:
 
     @staticmethod
     def _bot_choice(live: Live) -> tuple[int, actions.Command] | None:
+        """The next bot move, if any: the seat the game waits for (now and then opening
+        its turn with an offer for a token it needs), else a reply to an offer made to
+        a bot, else an off-turn black-market card or artifact power worth playing."""
         s = live.state
+        if not live.bot_seats or s.phase == GAME_OVER:
+            return None
+
+        def bot(seat: int) -> bots.GreedyBot:
+            return bots.GreedyBot((s.seed * 31 + live.version * 7 + seat) & ((1 << 63) - 1))
+
         for seat in bots.to_act(s):
             if seat in live.bot_seats:
-                legal = list(engine.legal_actions(s, seat))
+                legal = engine.legal_actions(s, seat)
                 if legal:
-                    seed = (s.seed * 31 + live.version * 7 + seat) & ((1 << 63) - 1)
-                    return seat, bots.make("greedy", seed).decide(s, seat, legal)
+                    player = bot(seat)
+                    own_turn = s.phase == ACTION and not s.pending and seat == s.turn_seat
+                    if own_turn and player.rng.random() < BOT_PROPOSAL_CHANCE:
+                        offer = player.propose(s, seat)
+                        if offer is not None:
+                            return seat, offer
+                    return seat, player.decide(s, seat, legal)
+        for seat in sorted(live.bot_seats):
+            reply = bot(seat).answer(s, seat)
+            if reply is not None:
+                return seat, reply
+        if s.phase == ACTION and not s.pending:
+            for seat in sorted(live.bot_seats - {s.turn_seat}):
+                free = [
+                    a
+                    for a in engine.legal_actions(s, seat)
+                    if a.type in ("play_black_market", "use_artifact")
+                ]
+                play = bot(seat).react(s, seat, free) if free else None
+                if play is not None:
+                    return seat, play
         return None
 
-    @staticmethod
-    def _bots_waiting(live: Live) -> bool:
-        return any(seat in live.bot_seats for seat in bots.to_act(live.state))
+    def _bots_waiting(self, live: Live) -> bool:
+        return self._bot_choice(live) is not None
 
     def _kick_bots(self, entry: RoomEntry, waiting: bool) -> None:
         """Make sure one (never two) bot task runs for the room when a bot must act."""

@@ -5,6 +5,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 
 import httpx
@@ -16,6 +17,7 @@ from tests.platform.client import (
     SocketPlayer,
     bearer,
     make_room,
+    play_http_step,
     secrets_of,
     ws_url,
 )
@@ -115,3 +117,48 @@ def test_one_human_and_two_bots_play_to_the_end(serve: Callable[..., ServerProce
         entries = http.get(f"/api/rooms/{room.code}/log").json()["entries"]
     assert {e["seat"] for e in entries} == {0, 1, 2}  # the bots played their part
     assert len(entries) == final["version"]
+
+
+def test_a_human_trades_with_a_bot(serve: Callable[..., ServerProcess]) -> None:
+    """Trading issue, "Bots": a bot answers an offer addressed to it (here a generous
+    one: accepted) through the same command path, without being asked to act."""
+    server = serve()
+    room = make_room(server.url, humans=1, bots=1, options={"end_prestige": 20})
+    with httpx.Client(base_url=server.url, timeout=15) as http:
+        headers = bearer(room.tokens[0] or "")
+        for _ in range(400):  # play until the draft is over and it is the human's turn
+            v = http.get(f"/api/rooms/{room.code}/view", headers=headers).json()
+            if (
+                v["turn"]["phase"] == "action"
+                and v["turn"]["seat"] == 0
+                and not v["turn"]["pending"]
+            ):
+                break
+            if v["legal_actions"] and (v["turn"]["phase"] == "draft" or v["turn"]["seat"] == 0):
+                step = play_http_step(http, room, random.Random(2))
+                assert step is not None
+            else:
+                time.sleep(0.05)
+        bot = v["players"][1]
+        wanted = next((r for r, n in bot["resources"].items() if n), None)
+        want = {"resources": {wanted: 1}} if wanted else {}
+        give = {"gold": v["players"][0]["gold"]} if v["players"][0]["gold"] else {}
+        assert give or want
+        r = http.post(
+            f"/api/rooms/{room.code}/commands",
+            json={"id": "trade-1", "command": {"type": "offer", "to": [1], "give": give,
+                                                "want": want}},
+            headers=headers,
+        )  # fmt: skip
+        assert r.status_code == 200, r.text
+        offer_id = max(o["id"] for o in http.get(f"/api/rooms/{room.code}/view").json()["offers"])
+        for _ in range(100):
+            offers = http.get(f"/api/rooms/{room.code}/view").json()["offers"]
+            status = next(o["status"] for o in offers if o["id"] == offer_id)
+            if status != "open":
+                break
+            time.sleep(0.05)
+        assert status in ("accepted", "declined"), status
+        entries = http.get(f"/api/rooms/{room.code}/log", headers=headers).json()["entries"]
+        assert any(e["seat"] == 1 and e["events"] and e["events"][0]["type"] in (
+            "trade", "offer_declined", "offer") for e in entries)  # fmt: skip
