@@ -40,6 +40,7 @@ def _serve(args: argparse.Namespace) -> int:
     from app.config import get_settings
     from app.main import create_app
     from app.store import migrate
+    from app.web.logs import log_config
 
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     settings = get_settings().model_copy(update=overrides)
@@ -51,7 +52,12 @@ def _serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level.lower(),
+        log_config=log_config(settings.log_level),  # seat tokens redacted from every line
         ws_max_size=64 * 1024,  # larger frames are cut off; up to 16 KB get a coded answer
+        ws_per_message_deflate=False,  # no compression bombs; our messages are small
+        # X-Forwarded-For/-Proto only when told we sit behind a proxy (from the addresses
+        # in $FORWARDED_ALLOW_IPS, default 127.0.0.1); else anyone could claim https.
+        proxy_headers=settings.trust_proxy,
     )
     return 0
 
@@ -153,11 +159,48 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ cleanup
+
+
+def _cleanup_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--dry-run", action="store_true", help="list the rooms that would go; delete nothing"
+    )
+
+
+def _cleanup(args: argparse.Namespace) -> int:
+    import json
+
+    from app.config import get_settings
+    from app.rooms.cleanup import cleanup
+    from app.store.db import create_db_engine
+
+    settings = get_settings()
+    engine = create_db_engine(settings.database_url)
+    try:
+        report = cleanup(
+            engine,
+            finished_days=settings.finished_retention_days,
+            idle_days=settings.idle_retention_days,
+            dry_run=args.dry_run,
+        )
+    finally:
+        engine.dispose()
+    print(json.dumps(report.as_json()))
+    return 0
+
+
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "serve pages, API and WebSockets", _serve, _serve_arguments),
     Subcommand("db", "database schema: upgrade | current | downgrade", _db, _db_arguments),
     Subcommand(
         "export", "print a room, its seats and its full log as JSON", _export, _export_arguments
+    ),
+    Subcommand(
+        "cleanup",
+        "delete rooms past their retention (run `karanor export CODE` first to keep one)",
+        _cleanup,
+        _cleanup_arguments,
     ),
     Subcommand("simulate", "play whole games between bots", _simulate, _simulate_arguments),
     Subcommand("content", "validate a content pack and count it", _content, _content_arguments),

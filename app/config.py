@@ -69,6 +69,71 @@ class Settings(BaseSettings):
     log_level: str = Field(
         default="info", validation_alias=AliasChoices("KARANOR_LOG_LEVEL", "log_level")
     )
+    # --- limits (docs/security.md) -----------------------------------------------------
+    max_sockets_per_ip: int = Field(
+        default=50,
+        ge=0,
+        validation_alias=AliasChoices("KARANOR_MAX_SOCKETS_PER_IP", "max_sockets_per_ip"),
+        description="Open WebSockets one client address may hold (0: no limit).",
+    )
+    max_sockets_per_seat: int = Field(
+        default=5,
+        ge=0,
+        validation_alias=AliasChoices("KARANOR_MAX_SOCKETS_PER_SEAT", "max_sockets_per_seat"),
+        description="Open WebSockets per seat; the next is closed with 4429 (0: no limit).",
+    )
+    rooms_per_hour: int = Field(
+        default=30,
+        ge=0,
+        validation_alias=AliasChoices("KARANOR_ROOMS_PER_HOUR", "rooms_per_hour"),
+        description="Rooms one client address may create per hour (0: no limit).",
+    )
+    ws_idle_seconds: float = Field(
+        default=120.0,
+        ge=0,
+        validation_alias=AliasChoices("KARANOR_WS_IDLE_SECONDS", "ws_idle_seconds"),
+        description="Close a socket that sent nothing (not even a ping) for this long (0: never).",
+    )
+    ws_message_rate: float = Field(
+        default=40.0,
+        gt=0,
+        validation_alias=AliasChoices("KARANOR_WS_MESSAGE_RATE", "ws_message_rate"),
+        description="Messages per second one socket may send, on average (any type; above "
+        "command_rate so that it only stops floods of other messages).",
+    )
+    ws_message_burst: int = Field(
+        default=80,
+        ge=1,
+        validation_alias=AliasChoices("KARANOR_WS_MESSAGE_BURST", "ws_message_burst"),
+        description="How many messages a socket may send at once before the rate applies.",
+    )
+    trust_proxy: bool = Field(
+        default=False,
+        validation_alias=AliasChoices("KARANOR_TRUST_PROXY", "trust_proxy"),
+        description="Behind a reverse proxy: believe its X-Forwarded-For/-Proto (from the "
+        "addresses in FORWARDED_ALLOW_IPS, default 127.0.0.1).",
+    )
+    # --- retention (karanor cleanup, and hourly in the server) ----------------------------
+    finished_retention_days: float = Field(
+        default=30.0,
+        ge=0,
+        validation_alias=AliasChoices("KARANOR_FINISHED_RETENTION_DAYS", "finished_retention_days"),
+        description="Delete finished rooms this many days after their last change (0: keep).",
+    )
+    idle_retention_days: float = Field(
+        default=14.0,
+        ge=0,
+        validation_alias=AliasChoices("KARANOR_IDLE_RETENTION_DAYS", "idle_retention_days"),
+        description="Delete lobby/playing rooms idle for this many days (0: keep).",
+    )
+    cleanup_interval_seconds: float = Field(
+        default=3600.0,
+        ge=0,
+        validation_alias=AliasChoices(
+            "KARANOR_CLEANUP_INTERVAL_SECONDS", "cleanup_interval_seconds"
+        ),
+        description="Seconds between the server's own cleanups (0: only `karanor cleanup`).",
+    )
 
     @property
     def bot_delay_seconds(self) -> float:

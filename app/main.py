@@ -1,6 +1,8 @@
 """The FastAPI application factory. It only assembles: settings, database, routers."""
 
+import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -10,10 +12,54 @@ from fastapi.middleware.cors import CORSMiddleware
 from app import __version__
 from app.config import Settings, get_settings
 from app.realtime.hub import Hub
+from app.rooms import cleanup
 from app.rooms.service import RoomService
 from app.store.db import create_db_engine, create_sessionmaker
 from app.web import health, pages, rooms, ws
 from app.web.errors import MAX_BODY_BYTES, BodyLimitMiddleware, install_error_handlers
+from app.web.security import SecurityHeadersMiddleware
+
+log = logging.getLogger(__name__)
+
+
+def forget_room(service: RoomService, code: str) -> None:
+    """After a room was deleted: close its sockets and drop the service's cached entry.
+
+    (The cache is the service's own; a public `RoomService.forget` would be better.)
+    """
+    service.hub.close_all([code])
+    entries = getattr(service, "_entries", None)
+    if isinstance(entries, dict):
+        entries.pop(code, None)
+
+
+async def run_cleanup(app: FastAPI) -> cleanup.CleanupReport:
+    """One cleanup pass of the rooms past their retention (in a worker thread)."""
+    settings: Settings = app.state.settings
+    service: RoomService = app.state.rooms
+    loop = asyncio.get_running_loop()
+
+    def forget(code: str) -> None:
+        loop.call_soon_threadsafe(forget_room, service, code)
+
+    return await asyncio.to_thread(
+        cleanup.cleanup,
+        app.state.engine,
+        finished_days=settings.finished_retention_days,
+        idle_days=settings.idle_retention_days,
+        forget=forget,
+    )
+
+
+async def _cleanup_loop(app: FastAPI, every: float) -> None:
+    while True:
+        try:
+            report = await run_cleanup(app)
+            if report.rooms:
+                log.info("cleanup: %d old rooms deleted", len(report.rooms))
+        except Exception:
+            log.exception("cleanup failed; trying again later")
+        await asyncio.sleep(every)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -26,12 +72,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         app.state.rooms = RoomService(engine, settings, Hub())
+        app.state.socket_limits = ws.SocketLimits(settings)
+        app.state.room_quota = rooms.room_quota(settings.rooms_per_hour)
         # A database down at start: /healthz says so, and bots wake on the next command.
         with contextlib.suppress(Exception):
             await app.state.rooms.startup()
+        cleaner = None
+        if settings.cleanup_interval_seconds > 0:
+            cleaner = asyncio.create_task(
+                _cleanup_loop(app, settings.cleanup_interval_seconds), name="cleanup"
+            )
         try:
             yield
         finally:
+            if cleaner is not None:
+                cleaner.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await cleaner
             await app.state.rooms.shutdown()
             engine.dispose()
 
@@ -46,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
         )
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES)
+    app.add_middleware(SecurityHeadersMiddleware)  # outermost: every answer, errors included
     app.include_router(health.router)
     app.include_router(rooms.router)
     app.include_router(ws.router)

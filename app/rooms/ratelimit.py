@@ -23,3 +23,31 @@ class RateLimiter:
             self._buckets.clear()  # forget idle buckets rather than grow without bound
         self._buckets[key] = (tokens - 1, now)
         return True
+
+
+class ConnectionCounter:
+    """Open sockets per key (a client address, a seat): `acquire` refuses past `limit`.
+
+    In-process: behind several processes each enforces its own count.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit  # 0: no limit
+        self._open: dict[Hashable, int] = {}
+
+    def acquire(self, key: Hashable) -> bool:
+        count = self._open.get(key, 0)
+        if self.limit and count >= self.limit:
+            return False
+        self._open[key] = count + 1
+        return True
+
+    def release(self, key: Hashable) -> None:
+        count = self._open.get(key, 0) - 1
+        if count > 0:
+            self._open[key] = count
+        else:
+            self._open.pop(key, None)
+
+    def count(self, key: Hashable) -> int:
+        return self._open.get(key, 0)

@@ -63,6 +63,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def http(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
+        if exc.status_code == 400:
+            # FastAPI's only own 400: a body it could not parse (not UTF-8, not JSON).
+            return error_response(422, "bad_request", "the body is not valid JSON")
         code = _STATUS_CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         response = error_response(exc.status_code, code, message)

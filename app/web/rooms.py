@@ -8,8 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from app.rooms import tokens
+from app.rooms.errors import PlatformError
+from app.rooms.ratelimit import RateLimiter
 from app.web import schemas as S
 from app.web.deps import CallerDep, SeatDep, ServiceDep
+from app.web.security import client_address, is_https
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -17,6 +20,11 @@ COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 
 Code = Annotated[str, Path(description="the room code")]
 SeatIndex = Annotated[int, Path(ge=0, le=5, description="a seat number")]
+
+
+# Routes where the token is optional (no token: a spectator). OpenAPI: an empty
+# requirement next to the Bearer one (appended to FastAPI's list).
+OPTIONAL_TOKEN: dict[str, Any] = {"security": [{}]}
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -31,8 +39,22 @@ def _set_seat_cookie(request: Request, response: Response, code: str, token: str
         path="/",
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=is_https(request.scope, request.app.state.settings),
     )
+
+
+def room_quota(rooms_per_hour: int) -> RateLimiter | None:
+    """Rooms one client address may create: `rooms_per_hour` at once, then refilled
+    over the hour (None: no limit)."""
+    if rooms_per_hour <= 0:
+        return None
+    return RateLimiter(rooms_per_hour / 3600.0, rooms_per_hour)
+
+
+def _check_room_quota(request: Request) -> None:
+    limiter: RateLimiter | None = getattr(request.app.state, "room_quota", None)
+    if limiter is not None and not limiter.allow(client_address(request.scope)):
+        raise PlatformError(429, "rate_limited", "too many rooms created from here: try later")
 
 
 @router.post(
@@ -45,6 +67,7 @@ def _set_seat_cookie(request: Request, response: Response, code: str, token: str
 async def create_room(
     body: S.CreateRoom, request: Request, response: Response, service: ServiceDep
 ) -> S.RoomCreated:
+    _check_room_quota(request)
     options = body.options.given() if body.options else None
     code, token = await service.create_room(body.name, options)
     _set_seat_cookie(request, response, code, token)
@@ -134,6 +157,7 @@ async def open_session(code: Code, caller: SeatDep, request: Request, response: 
     response_model=S.Me,
     responses=_errors(401, 404),
     summary="The caller's seat (null for a spectator)",
+    openapi_extra=OPTIONAL_TOKEN,
 )
 async def me(caller: CallerDep) -> S.Me:
     return _me(caller)
@@ -151,6 +175,7 @@ def _me(caller: Any) -> S.Me:
     response_model=S.ViewOut,
     responses=_errors(401, 404),
     summary="The caller's view of the game (a spectator's without a token)",
+    openapi_extra=OPTIONAL_TOKEN,
 )
 async def get_view(caller: CallerDep, service: ServiceDep) -> Response:
     return Response(await service.view_json(caller), media_type="application/json")
@@ -172,6 +197,7 @@ async def send_command(body: S.CommandIn, caller: SeatDep, service: ServiceDep) 
     response_model=S.LogOut,
     responses=_errors(401, 404),
     summary="The log after a version, filtered to what the caller may see",
+    openapi_extra=OPTIONAL_TOKEN,
 )
 async def get_log(
     caller: CallerDep,

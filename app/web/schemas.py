@@ -17,6 +17,13 @@ ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 CommandId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
 
+# How a command looks in OpenAPI: an object with a `type`; the engine checks the rest.
+COMMAND_SCHEMA: dict[str, Any] = {
+    "required": ["type"],
+    "properties": {"type": {"type": "string", "examples": ["end_turn"]}},
+}
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -61,7 +68,9 @@ class SetOptions(Strict):
 
 class CommandIn(Strict):
     id: CommandId = Field(description="chosen by the client (a UUID); resending it is safe")
-    command: dict[str, Any] = Field(description="a command, e.g. one of `legal_actions`")
+    command: dict[str, Any] = Field(
+        description="a command, e.g. one of `legal_actions`", json_schema_extra=COMMAND_SCHEMA
+    )
     expected_version: int | None = Field(
         default=None, ge=0, description="refuse (409 stale_version) unless the game is here"
     )

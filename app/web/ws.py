@@ -2,10 +2,22 @@
 
 A seat socket (seat cookie or `?token=`) or a spectator socket (no token). Bad
 messages get a coded error and the socket stays open.
+
+Security (docs/security.md):
+- every command, chat line and resync is authorised again with the socket's token,
+  so a seat removed (or a token revoked) stops working at once, even on a socket
+  opened before (answered `bad_token`, then closed 4401);
+- at most `max_sockets_per_ip` sockets per client address and `max_sockets_per_seat`
+  per seat: the next is told `too_many_sockets` and closed 4429;
+- commands and chat lines count against the seat's rate (`command_rate`); every other
+  message (ping, resync, a bad one) against the socket's, `ws_message_rate` a second
+  (bursts of `ws_message_burst`): beyond, each gets `rate_limited`;
+- a socket that sends nothing (the client pings) for `ws_idle_seconds` is closed 4408.
 """
 
+import asyncio
+import contextlib
 import logging
-from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -13,20 +25,42 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.websockets import WebSocketState
 
+from app.config import Settings
 from app.karanor.errors import RuleError
 from app.realtime.hub import Connection
 from app.rooms import tokens
 from app.rooms.errors import PlatformError
-from app.rooms.service import Caller, RoomService, SeatInfo
+from app.rooms.ratelimit import ConnectionCounter, RateLimiter
+from app.rooms.service import Caller, RoomService
 from app.web import schemas as S
+from app.web.security import client_address
 
 router = APIRouter()
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 16 * 1024
 CLOSE_POLICY = 1008
+CLOSE_IDLE = 4408
+CLOSE_TOO_MANY = 4429
 _messages: TypeAdapter[Any] = TypeAdapter(S.WsMessage)
+
+
+class SocketLimits:
+    """The process's open sockets, per client address and per seat."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.per_ip = ConnectionCounter(settings.max_sockets_per_ip)
+        self.per_seat = ConnectionCounter(settings.max_sockets_per_seat)
+
+
+def socket_limits(websocket: WebSocket) -> SocketLimits:
+    state = websocket.app.state
+    limits: SocketLimits | None = getattr(state, "socket_limits", None)
+    if limits is None:
+        limits = state.socket_limits = SocketLimits(state.settings)
+    return limits
 
 
 def _dump(message: dict[str, Any]) -> bytes:
@@ -50,65 +84,168 @@ def origin_allowed(websocket: WebSocket) -> bool:
     return bool(host) and urlsplit(origin).netloc.lower() == host.lower()
 
 
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    """Tell an accepted socket why, then close it (before it was registered)."""
+    with contextlib.suppress(Exception):
+        await websocket.send_text(error_message(None, code, message).decode())
+        await websocket.close(code=close_code, reason=code)
+
+
+async def _drain(websocket: WebSocket, timeout: float = 5.0) -> None:
+    """After asking for a close: read (and ignore) until the peer has gone, so the
+    queued answers and the close frame are written before the handler returns."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(timeout):
+            while websocket.application_state != WebSocketState.DISCONNECTED:
+                if (await websocket.receive())["type"] == "websocket.disconnect":
+                    return
+
+
 @router.websocket("/ws/rooms/{code}")
 async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
     if not origin_allowed(websocket):
         await websocket.close(code=CLOSE_POLICY, reason="origin not allowed")
         return
     service: RoomService = websocket.app.state.rooms
+    settings: Settings = websocket.app.state.settings
+    limits = socket_limits(websocket)
+    address = client_address(websocket.scope)
     await websocket.accept()
-    try:
-        caller = await service.authenticate(
-            code, token or websocket.cookies.get(tokens.cookie_name(code))
-        )
-    except PlatformError as error:
-        await websocket.send_text(error_message(None, error.code, error.message).decode())
-        await websocket.close(code=4000 + error.status, reason=error.code)
+    if not limits.per_ip.acquire(address):
+        await _refuse(websocket, "too_many_sockets", "too many sockets from here", CLOSE_TOO_MANY)
         return
-    seat = caller.seat
-    conn = Connection(websocket, code, seat.index if seat else None, seat.id if seat else None)
-    await service.connect(conn)
+    seat_key: tuple[str, int] | None = None
     try:
+        token = token or websocket.cookies.get(tokens.cookie_name(code))
+        try:
+            caller = await service.authenticate(code, token)
+        except PlatformError as error:
+            await _refuse(websocket, error.code, error.message, 4000 + error.status)
+            return
+        seat = caller.seat
+        if seat is not None:
+            if not limits.per_seat.acquire((code, seat.id)):
+                await _refuse(
+                    websocket,
+                    "too_many_sockets",
+                    f"at most {settings.max_sockets_per_seat} sockets per seat",
+                    CLOSE_TOO_MANY,
+                )
+                return
+            seat_key = (code, seat.id)
+        await _serve(websocket, service, settings, caller, token if seat else None)
+    finally:
+        limits.per_ip.release(address)
+        if seat_key is not None:
+            limits.per_seat.release(seat_key)
+
+
+async def _serve(
+    websocket: WebSocket,
+    service: RoomService,
+    settings: Settings,
+    caller: Caller,
+    token: str | None,
+) -> None:
+    seat = caller.seat
+    conn = Connection(
+        websocket, caller.code, seat.index if seat else None, seat.id if seat else None
+    )
+    limiter = RateLimiter(settings.ws_message_rate, settings.ws_message_burst, max_keys=1)
+    idle = settings.ws_idle_seconds or None
+    try:
+        await service.connect(conn)
         while not conn.closing:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            try:
+                message = await asyncio.wait_for(websocket.receive(), idle)
+            except TimeoutError:
+                conn.send(error_message(None, "idle", "no message for too long; reconnect"))
+                conn.close(CLOSE_IDLE)
                 break
+            if message["type"] == "websocket.disconnect":
+                return
             text = message.get("text")
+            if text is None:  # a binary frame: taken if it is UTF-8 (some clients send bytes)
+                try:
+                    text = (message.get("bytes") or b"").decode("utf-8")
+                except UnicodeDecodeError:
+                    text = None
             if text is None:
-                raw = message.get("bytes") or b""
-                text = raw.decode("utf-8", "replace")
-            await _handle(service, caller, conn, text)
+                _refuse_message(conn, limiter, None, "bad_message", "a message is UTF-8 JSON")
+            else:
+                await _handle(service, caller, conn, text, token, limiter)
+        await _drain(websocket)
     except WebSocketDisconnect:
         pass
     except Exception:
-        log.exception("socket of room %s failed", code)
+        log.exception("socket of room %s failed", caller.code)
     finally:
         await service.disconnect(conn)
 
 
-async def _handle(service: RoomService, caller: Caller, conn: Connection, text: str) -> None:
+async def _authorise(service: RoomService, caller: Caller, token: str | None) -> Caller:
+    """The caller as the database says now (seat removed, moved or revoked since the
+    socket opened). :raises PlatformError: 401 `bad_token`, 404 `unknown_room`."""
+    if token is None:
+        return caller
+    fresh = await service.authenticate(caller.code, token)
+    if fresh.seat is None or caller.seat is None or fresh.seat.id != caller.seat.id:
+        raise PlatformError(401, "bad_token", "this seat's token no longer works")
+    return fresh
+
+
+def _refuse_message(
+    conn: Connection, limiter: RateLimiter, command_id: str | None, code: str, message: str
+) -> None:
+    """Answer a bad message, or past the socket's rate only `rate_limited`."""
+    if not limiter.allow(None):
+        code, message = "rate_limited", "too many messages: slow down"
+    conn.send(error_message(command_id, code, message))
+
+
+async def _handle(
+    service: RoomService,
+    caller: Caller,
+    conn: Connection,
+    text: str,
+    token: str | None,
+    limiter: RateLimiter,
+) -> None:
+    """One message. Commands and chat lines count against the seat's own rate (in the
+    service); everything else (pings, resyncs, bad messages) against the socket's."""
     if len(text) > MAX_MESSAGE_CHARS:
-        conn.send(error_message(None, "too_large", f"messages are at most {MAX_MESSAGE_CHARS}"))
+        _refuse_message(
+            conn, limiter, None, "too_large", f"messages are at most {MAX_MESSAGE_CHARS}"
+        )
         return
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
-        conn.send(error_message(None, "bad_message", "a message is one JSON object"))
+        _refuse_message(conn, limiter, None, "bad_message", "a message is one JSON object")
         return
     command_id = data.get("id") if isinstance(data, dict) else None
-    if not isinstance(command_id, str):
+    if not isinstance(command_id, str) or not 0 < len(command_id) <= 64:
         command_id = None
     try:
         message = _messages.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "message"
-        conn.send(error_message(command_id, "bad_message", f"{where}: {first.get('msg')}"))
+        where = ".".join(str(x) for x in first.get("loc", ()))[:200] or "message"
+        _refuse_message(conn, limiter, command_id, "bad_message", f"{where}: {first.get('msg')}")
         return
-    # Stamp this socket's current seat (it may have moved in the lobby).
-    if caller.seat is not None and conn.seat is not None and caller.seat.index != conn.seat:
-        caller = Caller(caller.code, _moved(caller, conn.seat))
+    if isinstance(message, S.WsPing | S.WsResync) and not limiter.allow(None):
+        conn.send(error_message(None, "rate_limited", "too many messages: slow down"))
+        return
+    if isinstance(message, S.WsPing):
+        conn.send(b'{"type":"pong"}')
+        return
     try:
+        try:
+            caller = await _authorise(service, caller, token)
+        except PlatformError as error:
+            conn.send(error_message(command_id, error.code, error.message))
+            conn.close(4000 + error.status)
+            return
         if isinstance(message, S.WsCommand):
             if caller.seat is None:
                 raise PlatformError(403, "forbidden", "spectators may not send commands")
@@ -118,17 +255,13 @@ async def _handle(service: RoomService, caller: Caller, conn: Connection, text: 
             conn.send(_dump({"type": "ack", "id": message.id, "version": result.version}))
         elif isinstance(message, S.WsChat):
             await service.chat(caller, message.text)
-        elif isinstance(message, S.WsResync):
-            await service.resync(conn)
         else:
-            conn.send(b'{"type":"pong"}')
+            await service.resync(conn)
     except (PlatformError, RuleError) as error:
         conn.send(error_message(command_id, error.code, error.message))
     except SQLAlchemyError as error:
         log.error("database error on a socket of room %s: %s", conn.code, error)
         conn.send(error_message(command_id, "unavailable", "the database is unavailable"))
-
-
-def _moved(caller: Caller, index: int) -> SeatInfo:
-    assert caller.seat is not None
-    return replace(caller.seat, index=index)
+    except Exception:
+        log.exception("a message on a socket of room %s failed", conn.code)
+        conn.send(error_message(command_id, "internal_error", "something went wrong"))

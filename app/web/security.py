@@ -1,0 +1,76 @@
+"""Response headers every answer carries, and who the client is (address, https).
+
+See docs/security.md for the threat model these serve.
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.config import Settings
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+# FastAPI's /docs and /redoc load their scripts from a CDN and start them inline; they show
+# no user data, so they get a looser policy of their own (still no framing, no base).
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
+    "font-src 'self' https://fonts.gstatic.com; worker-src 'self' blob:; "
+    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+DOCS_PATHS = ("/docs", "/redoc")
+
+_COMMON = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+]
+
+
+class SecurityHeadersMiddleware:
+    """Adds CSP, nosniff, Referrer-Policy and X-Frame-Options to every HTTP answer
+    (unless the route set its own value)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        csp = DOCS_CSP if path.startswith(DOCS_PATHS) else CSP
+        extra = [*_COMMON, (b"content-security-policy", csp.encode())]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {key.lower() for key, _ in headers}
+                headers.extend((k, v) for k, v in extra if k not in present)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address (uvicorn already applied trusted proxy headers to it)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def is_https(scope: Scope, settings: Settings) -> bool:
+    """Served over https: directly, or behind a proxy we trust that says so."""
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    if settings.trust_proxy:
+        proto = Headers(scope=scope).get("x-forwarded-proto", "")
+        return proto.split(",")[0].strip().lower() == "https"
+    return False
