@@ -66,7 +66,10 @@ def home(request: Request) -> Response:
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
 def room(request: Request, code: str) -> Response:
     # Unknown codes still get the page: it asks the API and says "no such room".
-    return templates.TemplateResponse(request, "room.html", {"code": code[:64]})
+    # The page pings three times per idle timeout, so a quiet table is never closed.
+    idle = request.app.state.settings.ws_idle_seconds
+    ping_ms = int(idle * 1000 / 3) if idle > 0 else 0
+    return templates.TemplateResponse(request, "room.html", {"code": code[:64], "ping_ms": ping_ms})
 
 
 @router.get(

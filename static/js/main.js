@@ -42,6 +42,7 @@ class RoomPage {
     this.socket = new RoomSocket(this.code, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => this.onStatus(status),
+      pingMs: Number($id("app").dataset.pingMs) || 0,
     });
     this.panel = new TradePanel($id("trade-panel"), {
       code: this.code, socket: this.socket, send: (cmd) => this.send(cmd),

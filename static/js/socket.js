@@ -1,13 +1,18 @@
-// The room's WebSocket: reconnects with backoff, resyncs, pairs acks/errors with commands.
+// The room's WebSocket: reconnects with backoff, resyncs, pairs acks/errors with commands,
+// and pings while open so that the server's idle timeout never closes a quiet table.
 import { uuid } from "./util.js";
+
+const PING_MS = 30000; // unless the page says how long the server waits (data-ping-ms)
 
 export class RoomSocket {
   /**
    * @param {string} code the room code
-   * @param {object} handlers onMessage(msg), onStatus("open"|"reconnecting"|"closed")
+   * @param {object} handlers onMessage(msg), onStatus("open"|"reconnecting"|"closed"),
+   *   pingMs (how often to ping; the server closes sockets idle for longer than its timeout)
    */
-  constructor(code, { onMessage, onStatus }) {
+  constructor(code, { onMessage, onStatus, pingMs }) {
     this.code = code;
+    this.pingMs = pingMs > 0 ? pingMs : PING_MS;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.ws = null;
@@ -38,6 +43,8 @@ export class RoomSocket {
       this.everOpened = true;
       this.onStatus("open");
       if (this.version >= 0) this.send({ type: "resync", version: this.version });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), this.pingMs);
     });
     ws.addEventListener("message", (event) => {
       let msg;
@@ -55,6 +62,7 @@ export class RoomSocket {
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
       this.ws = null;
+      clearInterval(this.pingTimer);
       for (const [id, p] of this.pending) {
         clearTimeout(p.timer);
         p.reject({ type: "error", id, code: "disconnected", message: "Connection lost before the server answered; the page will resync." });
@@ -75,6 +83,7 @@ export class RoomSocket {
   close() {
     this.closedByUs = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
     if (this.ws) this.ws.close();
     this.onStatus("closed");
   }
