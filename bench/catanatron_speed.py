@@ -19,5 +19,14 @@ for _ in range(games):
     game.play()
     actions += len(game.state.actions)
 seconds = time.perf_counter() - start
-print(json.dumps({"engine": "catanatron 3.2.1", "games": games, "actions": actions,
-                  "seconds": round(seconds, 3), "actions_per_second": round(actions / seconds, 1)}))
+print(
+    json.dumps(
+        {
+            "engine": "catanatron 3.2.1",
+            "games": games,
+            "actions": actions,
+            "seconds": round(seconds, 3),
+            "actions_per_second": round(actions / seconds, 1),
+        }
+    )
+)

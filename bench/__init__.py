@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m bench.load` (server under load). See bench/README.md."""
