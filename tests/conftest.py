@@ -30,6 +30,8 @@ from tests.helpers.services import (
     unavailable,
 )
 
+pytest_plugins = ["tests.helpers.browser"]  # the `browser` and `screens` fixtures
+
 
 def _sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'db' / 'karanor.db'}"

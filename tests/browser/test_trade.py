@@ -10,54 +10,23 @@ to /tmp/karanor-screens.
 from __future__ import annotations
 
 import re
-import shutil
 import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
+from tests.helpers.browser import LAPTOP, PHONE  # noqa: E402
 from tests.helpers.server import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 860}
-SHARED_SCREENS = Path("/tmp/karanor-screens")
 RESOURCES = ("wood", "ore", "cloth", "wine", "meat", "fruit", "diamond")
 NAMES = ("Ana", "Bo", "Cy")
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} missing: apt-get install -y chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def screens(tmp_path: Path) -> Callable[[Page, str], None]:
-    folder = tmp_path / "screens"
-    folder.mkdir()
-    SHARED_SCREENS.mkdir(exist_ok=True)
-    print(f"\nscreenshots: {folder} (copied to {SHARED_SCREENS})")
-
-    def shot(page: Page, name: str) -> None:
-        path = folder / f"{name}.png"
-        page.screenshot(path=str(path))
-        shutil.copy(path, SHARED_SCREENS / path.name)
-
-    return shot
 
 
 class Api:

@@ -8,27 +8,18 @@ pages must raise no Content-Security-Policy violation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import httpx
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from tests.helpers.server import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 LAPTOP = {"width": 1366, "height": 900}
 HOST_NAME = "<img src=x onerror=__xss=1>"  # the name inputs take 32 characters
 GUEST_NAME = '"><svg onload=__xss=2>'
@@ -40,16 +31,6 @@ CHAT = [
     '<a href="javascript:window.__xss=7">click</a> {{7*7}} ${7*7}',
 ]
 NOTE = "<img src=x onerror=window.__xss=8> </textarea><script>alert(8)</script>"
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} missing: apt-get install -y chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def guarded(browser: Browser, problems: list[str]) -> Page:
