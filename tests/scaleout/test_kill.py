@@ -57,6 +57,8 @@ def test_sigkill_loses_nothing_and_clients_resume_on_the_other(
     async def body() -> None:
         acked: list[dict[str, Any]] = []
         async with Watcher(ws(b, room.code)) as watcher_b:
+            # B's socket has its first view (version 0) before anyone plays through A.
+            await watcher_b.wait(lambda w: w.of_type("view"))
             players = [await Watcher(ws(a, room.code, t)).__aenter__() for t in tokens]
             tasks = [
                 asyncio.create_task(_play(p, seat, acked, random.Random(seat)))
