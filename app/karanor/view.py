@@ -44,17 +44,15 @@ def _player(s: State, p: Any, public_quests: bool) -> dict[str, Any]:
     return out
 
 
-def view(s: State, seat: int | None, *, with_legal: bool = True) -> dict[str, Any]:
-    """The JSON view of the game for `seat` (None: a spectator)."""
+def public_part(s: State) -> dict[str, Any]:
+    """What every viewer of this version sees alike (turn, players, board, result).
+    Compute it once per version and pass it to `view` for each seat; never mutate it."""
     c = content_of(s)
-    if seat is not None and not 0 <= seat < s.n:
-        seat = None
     public_quests = bool(s.options.get("public_quests"))
     head = s.pending[0] if s.pending else None
-    out: dict[str, Any] = {
+    return {
         "version": s.commands,
         "status": "finished" if s.phase == GAME_OVER else "playing",
-        "seat": seat,
         "turn": {
             "seat": s.turn_seat,
             "round": s.round,
@@ -68,7 +66,6 @@ def view(s: State, seat: int | None, *, with_legal: bool = True) -> dict[str, An
             "end_triggered_by": s.end_triggered_by,
         },
         "players": [_player(s, p, public_quests) for p in s.players],
-        "private": None,
         "board": {
             "inhabitants": dict(s.inhabitants),
             "business_display": list(s.business_display),
@@ -84,9 +81,30 @@ def view(s: State, seat: int | None, *, with_legal: bool = True) -> dict[str, An
             "end_prestige": fx.end_prestige(s, c),
             "prestige_history": [list(r) for r in s.prestige_history],
         },
+        "result": s.result,
+    }
+
+
+def view(
+    s: State, seat: int | None, *, with_legal: bool = True, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON view of the game for `seat` (None: a spectator). `public`: this
+    version's `public_part`, shared by every viewer's view (computed if absent)."""
+    c = content_of(s)
+    if seat is not None and not 0 <= seat < s.n:
+        seat = None
+    common = public if public is not None else public_part(s)
+    out: dict[str, Any] = {
+        "version": common["version"],
+        "status": common["status"],
+        "seat": seat,
+        "turn": common["turn"],
+        "players": common["players"],
+        "private": None,
+        "board": common["board"],
         "offers": [_offer(s, o, seat) for o in s.offers],
         "legal_actions": [],
-        "result": s.result,
+        "result": common["result"],
     }
     if seat is not None:
         p = s.players[seat]

@@ -123,3 +123,14 @@ def test_private_events_only_for_their_seat(s2):
         seen = events_for(events, other)
         assert '"q_plain"' not in json.dumps(seen)
         assert {"type": "draw", "seat": 0, "deck": "quests", "count": 1} in seen
+
+
+def test_shared_public_part_gives_the_same_views(s3):
+    """view(s, seat, public=public_part(s)) is exactly view(s, seat): the public part is
+    computed once per version and shared by every viewer (Performance issue)."""
+    from app.karanor.view import public_part
+
+    common = public_part(s3)
+    for seat in (None, 0, 1, 2):
+        assert view(s3, seat, public=common) == view(s3, seat)
+    assert "private" not in common and "legal_actions" not in common
