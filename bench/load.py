@@ -537,7 +537,15 @@ class LoadGenerator:
         """Send the room's commands one at a time until `stop_at`; a finished game goes on
         in a new room."""
         stats, rng = self.stats, self.rng
+        # --rate R: R commands/s offered in all (each room one every rooms/R s, at a
+        # random phase); 0: each room sends its next command as soon as it may.
+        interval = self.args.rooms / self.args.rate if self.args.rate else 0.0
+        next_at = now() + rng.random() * interval
         while now() < self.stop_at:
+            if interval:
+                if (wait := next_at - now()) > 0:
+                    await asyncio.sleep(wait)
+                next_at = max(next_at + interval, now())
             latest = max(room.seats, key=lambda s: s.version)
             view = latest.view()
             if view is None:
@@ -672,6 +680,7 @@ async def run_load(
     return {
         "server": server.name,
         "rooms": args.rooms,
+        "offered_rate": args.rate or None,
         "seats": args.seats,
         "sockets": args.rooms * args.seats,
         "seconds": round(window, 3),
@@ -889,6 +898,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="do not offer permessage-deflate (browsers do offer it)",
     )
     parser.add_argument("--seed", type=int, default=1, help="the drivers' random seed")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="commands/s offered in all, spread over the rooms (default 0: saturate)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temp dir (server logs)")
     args = parser.parse_args(argv)
     if not 2 <= args.seats <= 6:

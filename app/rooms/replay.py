@@ -33,7 +33,8 @@ def replay(
 
 
 def replay_room(db: Engine, code: str) -> tuple[State, dict[str, Any]]:
-    """The room's game replayed from its log, and the stored snapshot to compare with.
+    """The room's game replayed from its log, and the stored snapshot (brought to the
+    head by the log rows after it) to compare with.
 
     :raises LookupError: no such room, or no game in it yet.
     """
@@ -46,8 +47,14 @@ def replay_room(db: Engine, code: str) -> tuple[State, dict[str, Any]]:
             raise LookupError(f"room {code!r} has no game yet")
         names = [s.name for s in repo.seats_of(conn, room_id=room.id)]
         log = repo.events_after(conn, game_id=game.id, after=0)
-        snapshot = repo.game_snapshot(conn, game_id=game.id).snapshot
+        stored = repo.game_snapshot(conn, game_id=game.id)
     state = replay(
         game.content_pack, game.options, game.seed, names, ((r.seat, r.command) for r in log)
     )
-    return state, snapshot
+    # The snapshot is written every few versions (and at the end): the log rows after
+    # it bring it to the head, as a server does when it loads the game.
+    stored_state = State.from_dict(stored.snapshot)
+    for row in log:
+        if stored.snapshot_version < row.version <= stored.version:
+            engine.apply(stored_state, row.seat, row.command)
+    return state, stored_state.to_dict()

@@ -54,6 +54,7 @@ from app.rooms.errors import PlatformError
 from app.rooms.ratelimit import RateLimiter
 from app.store import repo
 from app.store.db import read_connection, write_transaction
+from app.store.writer import Writer
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,10 @@ CHAT_HISTORY = 50
 CLOSE_SEAT_REMOVED = 4403
 REPLAY_MAX = 64  # further behind than this, a process reloads the snapshot instead
 CHAT_SEEN_MAX = 500
+SNAPSHOT_EVERY = 20  # the snapshot is written every N versions and at the end
+RECENT_IDS = 32  # (seat, command id) of the last commands, per live game
 SYNC_INTERVAL_ENV = "KARANOR_SYNC_INTERVAL"
+ROOM_IDLE_ENV = "KARANOR_ROOM_IDLE_SECONDS"  # evict a room idle this long (default 120)
 WORK_ORDER = ("lobby", "version", "chat", "presence")
 T = TypeVar("T")
 
@@ -102,6 +106,16 @@ class Live:
     state: State
     bot_seats: frozenset[int]
     views: dict[int | None, bytes] = field(default_factory=dict)  # for `version`
+    # The last commands' (seat, command id), oldest first: a hint that a command is a
+    # retry (the log's unique index is the authority).
+    recent: dict[tuple[int, str], None] = field(default_factory=dict)
+
+    def remember(self, seat: int | None, command_id: str | None) -> None:
+        if seat is None or command_id is None:
+            return
+        self.recent[(seat, command_id)] = None
+        if len(self.recent) > RECENT_IDS:
+            del self.recent[next(iter(self.recent))]
 
 
 @dataclass(slots=True)
@@ -121,6 +135,9 @@ class RoomEntry:
     todo: set[str] = field(default_factory=set)  # catch-up work asked for by notices
     worker: asyncio.Task[None] | None = None
     bot_idle: int | None = None  # a version at which no bot had to act
+    used: float = field(default_factory=time.monotonic)  # last looked up (eviction)
+    # Seats by token hash, once the game has started (seats no longer change then).
+    auth: dict[str, SeatInfo] = field(default_factory=dict)
 
 
 def _dumps(value: Any) -> bytes:
@@ -158,6 +175,9 @@ class RoomService:
         self._bot_seen: dict[str, tuple[int, float]] = {}
         self.sync_interval = float(os.environ.get(SYNC_INTERVAL_ENV) or 2.0)
         self.bot_lock_ttl = max(3.0, 2 * settings.bot_delay + 2.0)
+        self.writer = Writer(db)  # every write transaction of the process runs on it
+        self.room_idle = float(os.environ.get(ROOM_IDLE_ENV) or 120.0)
+        self._evict_task: asyncio.Task[None] | None = None
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -168,6 +188,7 @@ class RoomService:
         """The room `code` (cached), or 404 `unknown_room`."""
         entry = self._entries.get(code)
         if entry is not None:
+            entry.used = time.monotonic()
             return entry
         if not tokens.plausible_code(code):
             raise errors.unknown_room(code)
@@ -210,7 +231,7 @@ class RoomService:
                 )
             return code
 
-        return await self._run(tx), token
+        return await self.writer.solo(tx), token
 
     async def room_info(self, code: str) -> dict[str, Any]:
         entry = await self._entry(code)
@@ -267,16 +288,22 @@ class RoomService:
         if not tokens.plausible_token(token):
             raise errors.bad_token()
 
+        token_hash = tokens.hash_token(token)
+        known = entry.auth.get(token_hash) if entry.live is not None else None
+        if known is not None:  # a started game: its seats are fixed (every message asks)
+            return Caller(code, known)
+
         def read() -> Any:
             with read_connection(self.db) as conn:
-                return repo.seat_by_token(
-                    conn, room_id=entry.room_id, token_hash=tokens.hash_token(token)
-                )
+                return repo.seat_by_token(conn, room_id=entry.room_id, token_hash=token_hash)
 
         row = await self._run(read)
         if row is None:
             raise errors.bad_token()
-        return Caller(code, _seat_info(row))
+        seat = _seat_info(row)
+        if entry.live is not None:
+            entry.auth[token_hash] = seat
+        return Caller(code, seat)
 
     def _require_host(self, caller: Caller) -> SeatInfo:
         if caller.seat is None:
@@ -318,7 +345,7 @@ class RoomService:
                             raise
                 raise AssertionError("unreachable")
 
-            out, entry.seats = await self._run(tx)
+            out, entry.seats = await self.writer.solo(tx)
             extra = then(out) if then is not None else None
             await self._push_lobby(entry)
         if self.bus is not None:
@@ -454,7 +481,7 @@ class RoomService:
                 live = entry.live = Live(game_id, 0, state, bot_seats)
                 return {v: self._view_message(live, v, []) for v in wanted}
 
-            self.hub.deliver(entry.code, await self._run(tx))
+            self.hub.deliver(entry.code, await self.writer.solo(tx))
             entry.pushed, entry.status = 0, "playing"
             self._push_room(entry, "playing", entry.live.state.options if entry.live else {}, 0)
         if self.bus is not None:
@@ -497,6 +524,7 @@ class RoomService:
                     for row in rows:
                         engine.apply(live.state, row.seat, row.command)
                         live.version = row.version
+                        live.remember(row.seat, row.command_id)
                         live.views = {}
                         if wanted:
                             out.append({v: self._view_message(live, v, row.events) for v in wanted})
@@ -518,6 +546,14 @@ class RoomService:
             State.from_dict(stored.snapshot),
             frozenset(s.index for s in seats if s.bot),
         )
+        at = stored.snapshot_version
+        if at < stored.version:  # the log rows after the snapshot bring it to the head
+            rows = repo.events_after(conn, game_id=game_id, after=at, limit=stored.version - at)
+            if [r.version for r in rows] != list(range(at + 1, stored.version + 1)):
+                raise RuntimeError(f"room {entry.code}: log rows missing after {at}")
+            for row in rows:
+                engine.apply(live.state, row.seat, row.command)
+                live.remember(row.seat, row.command_id)
         entry.live = live
         since = entry.pushed
         if wanted and (since is None or since < live.version):
@@ -647,90 +683,146 @@ class RoomService:
         :returns: the result (None if no bot had to move) and whether a bot must act next.
         """
         async with entry.lock:
-            wanted = self.hub.viewers(entry.code)
-            out: list[dict[int | None, bytes]] = []  # catch-up, then this command's views
+            job = _CommandJob(
+                self, entry, seat, command_id, cmd, expected_version, self.hub.viewers(entry.code)
+            )
             try:
-                result, messages, waiting = await self._run(
-                    self._command_tx, entry, seat, command_id, cmd, expected_version, wanted, out
-                )
+                result, messages, waiting = await self.writer.group(job)
                 if messages:
-                    out.append(messages)
+                    job.out.append(messages)
             finally:
-                self._flush(entry, out)
+                self._flush(entry, job.out)
         if self.bus is not None and result is not None and not result.duplicate:
             self.bus.publish(entry.code, {"t": "v", "v": result.version})
         return result, waiting
 
-    def _command_tx(
-        self,
-        entry: RoomEntry,
-        seat: int | None,
-        command_id: str | None,
-        cmd: actions.Command | None,
-        expected_version: int | None,
-        wanted: set[int | None],
-        out: list[dict[int | None, bytes]],
-    ) -> tuple[CommandResult | None, dict[int | None, bytes], bool]:
-        mutated = False
-        try:
-            with write_transaction(self.db) as conn:
-                game = repo.game_of_room(conn, room_id=entry.room_id)
-                if game is None:
-                    raise PlatformError(409, "not_started", "the game has not started yet")
-                # The row lock first, then the idempotency check: the same command id
-                # sent through two processes at once is found logged by the later one.
-                head = repo.game_version(conn, game_id=game.id, lock=True)
-                if seat is not None and command_id is not None:
-                    dup = repo.event_by_command(
-                        conn, game_id=game.id, seat=seat, command_id=command_id
-                    )
-                    if dup is not None:
-                        return self._duplicate(dup, seat), {}, False
-                if expected_version is not None and expected_version != head.version:
-                    raise errors.stale_version(expected_version, head.version)
-                live = self._sync(conn, entry, game.id, head.version, wanted, out)
-                if cmd is None:
-                    choice = self._bot_choice(live)
-                    if choice is None:
-                        return None, {}, False
-                    seat, cmd = choice
-                    command_id = f"bot-{head.version + 1}"
-                assert seat is not None and command_id is not None
-                state, events = engine.apply(live.state, seat, cmd)
-                mutated = True
-                status = "finished" if state.phase == GAME_OVER else "playing"
-                written = repo.append_event(
-                    conn,
-                    game_id=game.id,
-                    old_version=head.version,
-                    seat=seat,
-                    command_id=command_id,
-                    command=actions.to_json(cmd),
-                    events=events,
-                    snapshot=state.to_dict(),
-                    status=status,
-                )
-                if not written:
-                    raise errors.stale_version(head.version, head.version + 1)
-                if status == "finished":
-                    repo.set_room_status(
-                        conn, room_id=entry.room_id, status="finished", expect="playing"
-                    )
-        except IntegrityError:
-            # Another process logged this command id (or this version) first.
+    def _logged(self, conn: Connection, game_id: int, seat: int | None, cid: str | None) -> Any:
+        """The log row of the command (seat, cid) if it was accepted before, else None."""
+        if seat is None or cid is None:
+            return None
+        return repo.event_by_command(conn, game_id=game_id, seat=seat, command_id=cid)
+
+    def _command_step(self, conn: Connection, job: _CommandJob) -> tuple[Any, ...]:
+        """One command inside a write transaction (shared with other rooms' commands by
+        the writer's group commit): nothing is written unless the command is accepted,
+        and then exactly the version's compare-and-set and its log row (the snapshot
+        every SNAPSHOT_EVERY versions and at the end). Returns what `_command_finish`
+        needs once the transaction is committed."""
+        entry = job.entry
+        seat, command_id, cmd = job.seat, job.command_id, job.cmd
+        job.mutated = False
+        live: Live | None = entry.live
+        if live is not None:
+            game_id = live.game_id
+        else:
+            game = repo.game_of_room(conn, room_id=entry.room_id)
+            if game is None:
+                raise PlatformError(409, "not_started", "the game has not started yet")
+            game_id = game.id
+        # The row lock first (PostgreSQL: it serialises the processes), then the copy
+        # brought to the stored version, then the idempotency check: the same command
+        # id sent through two processes at once is found logged by the later one.
+        head = repo.game_version(conn, game_id=game_id, lock=True)
+        if head is None:
             entry.live = None
-            return self._after_race(entry, seat, command_id)
-        except BaseException:
-            if mutated:
-                entry.live = None
+            raise PlatformError(409, "not_started", "the game has not started yet")
+        live = self._sync(conn, entry, game_id, head.version, job.wanted, job.out)
+        checked = False
+        if seat is not None and command_id is not None and (seat, command_id) in live.recent:
+            dup = self._logged(conn, game_id, seat, command_id)
+            if dup is not None:
+                return ("dup", self._duplicate(dup, seat))
+            checked = True
+        if job.expected_version is not None and job.expected_version != head.version:
+            dup = None if checked else self._logged(conn, game_id, seat, command_id)
+            if dup is not None and seat is not None:
+                return ("dup", self._duplicate(dup, seat))
+            raise errors.stale_version(job.expected_version, head.version)
+        if cmd is None:
+            choice = self._bot_choice(live)
+            if choice is None:
+                return ("none",)
+            seat, cmd = choice
+            command_id = f"bot-{head.version + 1}"
+        assert seat is not None and command_id is not None
+        try:
+            state, events = engine.apply(live.state, seat, cmd)
+        except RuleError:
+            # A retry of a command accepted earlier (not among the recent ids) may be
+            # refused by the state it made: its stored outcome is the answer.
+            dup = (
+                None
+                if checked or job.cmd is None
+                else self._logged(conn, game_id, seat, command_id)
+            )
+            if dup is not None:
+                return ("dup", self._duplicate(dup, seat))
             raise
-        live.version = entry.pushed = head.version + 1
+        job.mutated = True
+        try:
+            version = head.version + 1
+            status = "finished" if state.phase == GAME_OVER else "playing"
+            keep = status == "finished" or version % SNAPSHOT_EVERY == 0
+            written = repo.append_event(
+                conn,
+                game_id=game_id,
+                old_version=head.version,
+                seat=seat,
+                command_id=command_id,
+                command=actions.to_json(cmd),
+                events=events,
+                snapshot=state.to_dict() if keep else None,
+                status=status,
+            )
+            if not written:
+                raise errors.stale_version(head.version, version)
+            if status == "finished":
+                repo.set_room_status(
+                    conn, room_id=entry.room_id, status="finished", expect="playing"
+                )
+        except BaseException:
+            entry.live = None
+            raise
+        return ("ok", live, version, events, status, seat, command_id)
+
+    def _command_finish(
+        self, job: _CommandJob, pending: tuple[Any, ...]
+    ) -> tuple[CommandResult | None, dict[int | None, bytes], bool]:
+        """After the commit: the live copy moves to the new version, each viewer's view
+        is built once, the sender's result."""
+        if pending[0] == "dup":
+            return pending[1], {}, False
+        if pending[0] == "none":
+            return None, {}, False
+        _, live, version, events, status, seat, command_id = pending
+        job.mutated = False
+        live.version = job.entry.pushed = version
         live.views = {}
-        messages = {viewer: self._view_message(live, viewer, events) for viewer in wanted}
+        live.remember(seat, command_id)
+        messages = {viewer: self._view_message(live, viewer, events) for viewer in job.wanted}
         result = CommandResult(
             live.version, view.events_for(events, seat), finished=status == "finished"
         )
         return result, messages, self._bots_waiting(live)
+
+    def _command_tx(
+        self, job: _CommandJob
+    ) -> tuple[CommandResult | None, dict[int | None, bytes], bool]:
+        """The command alone in its own transaction (the writer's fallback when a group
+        commit failed)."""
+        entry = job.entry
+        try:
+            with write_transaction(self.db) as conn:
+                pending = self._command_step(conn, job)
+        except IntegrityError:
+            # Another process logged this command id (or this version) first.
+            entry.live = None
+            return self._after_race(entry, job.seat, job.command_id)
+        except BaseException:
+            if job.mutated:
+                entry.live = None
+            raise
+        return self._command_finish(job, pending)
 
     @staticmethod
     def _duplicate(row: Any, seat: int) -> CommandResult:
@@ -885,7 +977,7 @@ class RoomService:
                 )
 
         async with entry.lock:
-            chat_id, at = await self._run(tx)
+            chat_id, at = await self.writer.solo(tx)
             self._seen_chat(entry, [chat_id])
             message = {"type": "chat", "seat": seat.index, "name": seat.name, "text": text}
             self.hub.broadcast(entry.code, _dumps({**message, "at": _iso(at)}))
@@ -1184,9 +1276,38 @@ class RoomService:
 
     # --- lifecycle --------------------------------------------------------------------
 
+    def evict_idle(self, now: float | None = None) -> int:
+        """Forget the rooms idle for `room_idle` seconds: no socket here, no command,
+        bot, catch-up work or lookup meanwhile. Their live game and cached views go with
+        them; the next use reloads the room from the database. Returns how many."""
+        now = time.monotonic() if now is None else now
+        gone = [
+            code
+            for code, e in self._entries.items()
+            if now - e.used >= self.room_idle
+            and not e.lock.locked()
+            and (e.bot_task is None or e.bot_task.done())
+            and (e.worker is None or e.worker.done())
+            and not self.hub.viewers(code)
+        ]
+        for code in gone:
+            del self._entries[code]
+            self._bot_seen.pop(code, None)
+        return len(gone)
+
+    async def _evict_loop(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(max(0.05, min(30.0, self.room_idle / 2)))
+            try:
+                self.evict_idle()
+            except Exception:
+                log.exception("evicting idle rooms failed")
+
     async def startup(self) -> None:
         """Join the other processes (REDIS_URL), then wake the bots of games left
         waiting on one (after a restart)."""
+        if self._evict_task is None:
+            self._evict_task = asyncio.create_task(self._evict_loop(), name="evict-rooms")
         if self.bus is not None and self._watch_task is None:
             self.bus.start(self._on_notice, self._after_reconnect)
             self._watch_task = asyncio.create_task(self._watch(), name="sync-watch")
@@ -1215,6 +1336,8 @@ class RoomService:
         tasks += [e.worker for e in self._entries.values() if e.worker is not None]
         if self._watch_task is not None:
             tasks.append(self._watch_task)
+        if self._evict_task is not None:
+            tasks.append(self._evict_task)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -1225,3 +1348,56 @@ class RoomService:
                 await self.bus.set_presence(code, set())
             await self.bus.close()
         self.hub.close_all()
+        await asyncio.to_thread(self.writer.stop)
+
+
+class _CommandJob:
+    """One command queued for the writer's group commit (see `app.store.writer`)."""
+
+    __slots__ = (
+        "cmd",
+        "command_id",
+        "entry",
+        "expected_version",
+        "key",
+        "mutated",
+        "out",
+        "seat",
+        "service",
+        "wanted",
+    )
+
+    def __init__(
+        self,
+        service: RoomService,
+        entry: RoomEntry,
+        seat: int | None,
+        command_id: str | None,
+        cmd: actions.Command | None,
+        expected_version: int | None,
+        wanted: set[int | None],
+    ) -> None:
+        self.service = service
+        self.entry = entry
+        self.seat = seat
+        self.command_id = command_id
+        self.cmd = cmd
+        self.expected_version = expected_version
+        self.wanted = wanted
+        self.out: list[dict[int | None, bytes]] = []  # catch-up messages, in order
+        self.key = entry.room_id
+        self.mutated = False  # engine.apply changed the live state in this attempt
+
+    def step(self, conn: Connection) -> tuple[Any, ...]:
+        return self.service._command_step(conn, self)
+
+    def finish(self, pending: tuple[Any, ...]) -> Any:
+        return self.service._command_finish(self, pending)
+
+    def abort(self) -> None:
+        if self.mutated:
+            self.entry.live = None
+            self.mutated = False
+
+    def alone(self) -> Any:
+        return self.service._command_tx(self)

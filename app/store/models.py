@@ -111,6 +111,8 @@ class Game(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     snapshot: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The version `snapshot` is at (NULL: `version`); the log replays the rest.
+    snapshot_version: Mapped[int | None] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="playing", server_default="playing")
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _updated_at()

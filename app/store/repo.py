@@ -7,7 +7,7 @@ Nothing here knows about HTTP or the game rules.
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, delete, func, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, delete, func, insert, select, update
 
 from app.store.models import ChatMessage, Game, GameEvent, Room, Seat, utcnow
 
@@ -123,6 +123,7 @@ def insert_game(
             seed=seed,
             version=0,
             snapshot=snapshot,
+            snapshot_version=0,
             status="playing",
         )
     )
@@ -143,29 +144,48 @@ def game_of_room(conn: Connection, *, room_id: int) -> Record:  # or None
     return conn.execute(query).first()
 
 
-def game_version(conn: Connection, *, game_id: int, lock: bool = False) -> Record:
-    """(version, status) of a game; `lock` takes the row lock (PostgreSQL) until commit."""
-    query = select(games.c.version, games.c.status).where(games.c.id == game_id)
-    if lock:
-        query = query.with_for_update()
-    return conn.execute(query).one()
+# The statements of the command path, built once (no per-call construction or cache-key
+# generation: SQLAlchemy memoises both on the statement object).
+_GAME_VERSION = select(games.c.version, games.c.status).where(games.c.id == bindparam("g"))
+_GAME_VERSION_LOCKED = _GAME_VERSION.with_for_update()
+_GAME_SNAPSHOT = select(
+    games.c.version,
+    games.c.snapshot,
+    func.coalesce(games.c.snapshot_version, games.c.version).label("snapshot_version"),
+).where(games.c.id == bindparam("g"))
+_EVENT_BY_COMMAND = select(game_events.c.version, game_events.c.events).where(
+    game_events.c.game_id == bindparam("g"),
+    game_events.c.seat == bindparam("s"),
+    game_events.c.command_id == bindparam("c"),
+)
+_MOVE_GAME = (
+    update(games)
+    .where(games.c.id == bindparam("g"), games.c.version == bindparam("old"))
+    .values(version=bindparam("new"), status=bindparam("st"), updated_at=func.now())
+)
+_MOVE_GAME_SNAPSHOT = _MOVE_GAME.values(
+    snapshot=bindparam("snap", type_=games.c.snapshot.type),
+    snapshot_version=bindparam("new"),
+)
+_INSERT_EVENT = insert(game_events)
+
+
+def game_version(conn: Connection, *, game_id: int, lock: bool = False) -> Record:  # or None
+    """(version, status) of a game (None if it is gone); `lock` takes the row lock
+    (PostgreSQL) until commit."""
+    return conn.execute(_GAME_VERSION_LOCKED if lock else _GAME_VERSION, {"g": game_id}).first()
 
 
 def game_snapshot(conn: Connection, *, game_id: int) -> Record:
-    """(version, snapshot) of a game."""
-    query = select(games.c.version, games.c.snapshot).where(games.c.id == game_id)
-    return conn.execute(query).one()
+    """(version, snapshot, snapshot_version) of a game: the stored snapshot is the state at
+    `snapshot_version` (<= version); the log rows after it bring it to `version`."""
+    return conn.execute(_GAME_SNAPSHOT, {"g": game_id}).one()
 
 
 def event_by_command(
     conn: Connection, *, game_id: int, seat: int, command_id: str
 ) -> Record:  # or None
-    query = select(game_events.c.version, game_events.c.events).where(
-        game_events.c.game_id == game_id,
-        game_events.c.seat == seat,
-        game_events.c.command_id == command_id,
-    )
-    return conn.execute(query).first()
+    return conn.execute(_EVENT_BY_COMMAND, {"g": game_id, "s": seat, "c": command_id}).first()
 
 
 def append_event(
@@ -177,30 +197,36 @@ def append_event(
     command_id: str,
     command: dict[str, Any],
     events: list[dict[str, Any]],
-    snapshot: dict[str, Any],
+    snapshot: dict[str, Any] | None,
     status: str,
 ) -> bool:
-    """Log one accepted command and move the game to `old_version + 1`.
+    """Log one accepted command and move the game to `old_version + 1` (and its snapshot,
+    when given, to the new version).
 
     Compare-and-set on the version: False (and nothing to keep) if another writer
     moved the game first; the caller rolls back.
     """
-    moved = conn.execute(
-        update(games)
-        .where(games.c.id == game_id, games.c.version == old_version)
-        .values(version=old_version + 1, snapshot=snapshot, status=status, updated_at=func.now())
-    )
+    params: dict[str, Any] = {
+        "g": game_id,
+        "old": old_version,
+        "new": old_version + 1,
+        "st": status,
+    }
+    if snapshot is not None:
+        params["snap"] = snapshot
+    moved = conn.execute(_MOVE_GAME if snapshot is None else _MOVE_GAME_SNAPSHOT, params)
     if moved.rowcount != 1:
         return False
     conn.execute(
-        insert(game_events).values(
-            game_id=game_id,
-            version=old_version + 1,
-            seat=seat,
-            command_id=command_id,
-            command=command,
-            events=events,
-        )
+        _INSERT_EVENT,
+        {
+            "game_id": game_id,
+            "version": old_version + 1,
+            "seat": seat,
+            "command_id": command_id,
+            "command": command,
+            "events": events,
+        },
     )
     return True
 

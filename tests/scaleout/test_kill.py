@@ -50,7 +50,8 @@ async def _play(
 def test_sigkill_loses_nothing_and_clients_resume_on_the_other(
     start_servers: Callable[..., list[ServerProcess]], postgres_url: str
 ) -> None:
-    a, b = start_servers(2)
+    # The seat plays as fast as the servers answer: past the default command rate.
+    a, b = start_servers(2, KARANOR_COMMAND_RATE="1000", KARANOR_COMMAND_BURST="1000")
     room = make_room(a.url, humans=2, options={"end_prestige": 30})
     tokens = [t for t in room.tokens if t is not None]
 
