@@ -106,6 +106,7 @@ class Live:
     state: State
     bot_seats: frozenset[int]
     views: dict[int | None, bytes] = field(default_factory=dict)  # for `version`
+    public: tuple[int, dict[str, Any]] | None = None  # (version, view.public_part)
     # The last commands' (seat, command id), oldest first: a hint that a command is a
     # retry (the log's unique index is the authority).
     recent: dict[tuple[int, str], None] = field(default_factory=dict)
@@ -581,7 +582,9 @@ class RoomService:
         """The serialised view of `seat` at the live version, computed once per version."""
         data = live.views.get(seat)
         if data is None:
-            picture = view.view(live.state, seat)
+            if live.public is None or live.public[0] != live.version:
+                live.public = (live.version, view.public_part(live.state))
+            picture = view.view(live.state, seat, public=live.public[1])
             picture["version"] = live.version
             data = live.views[seat] = _dumps(picture)
         return data
