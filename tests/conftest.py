@@ -37,6 +37,29 @@ def _sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'db' / 'karanor.db'}"
 
 
+def module_server(
+    backend: str, tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]
+) -> Iterator[ServerProcess]:
+    """One real server for a whole test module on `backend` ("sqlite" or "postgresql",
+    a fresh schema), killed and its database dropped afterwards."""
+    workdir = tmp_path_factory.mktemp("server")
+    urls: Iterator[str] | None = None
+    if backend == "sqlite":
+        url = _sqlite_url(workdir)
+    else:
+        urls = _postgres_schema_url()
+        url = next(urls)
+    server = ServerProcess(workdir, env={"DATABASE_URL": url, **env})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+        if urls is not None:
+            for _ in urls:  # the generator's cleanup drops the schema
+                pass
+
+
 def _postgres_schema_url() -> Iterator[str]:
     """A fresh schema per test; every connection gets it as search_path via libpq options."""
     import psycopg
