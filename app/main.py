@@ -22,17 +22,6 @@ from app.web.security import SecurityHeadersMiddleware
 log = logging.getLogger(__name__)
 
 
-def forget_room(service: RoomService, code: str) -> None:
-    """After a room was deleted: close its sockets and drop the service's cached entry.
-
-    (The cache is the service's own; a public `RoomService.forget` would be better.)
-    """
-    service.hub.close_all([code])
-    entries = getattr(service, "_entries", None)
-    if isinstance(entries, dict):
-        entries.pop(code, None)
-
-
 async def run_cleanup(app: FastAPI) -> cleanup.CleanupReport:
     """One cleanup pass of the rooms past their retention (in a worker thread)."""
     settings: Settings = app.state.settings
@@ -40,7 +29,7 @@ async def run_cleanup(app: FastAPI) -> cleanup.CleanupReport:
     loop = asyncio.get_running_loop()
 
     def forget(code: str) -> None:
-        loop.call_soon_threadsafe(forget_room, service, code)
+        loop.call_soon_threadsafe(service.forget, code)
 
     return await asyncio.to_thread(
         cleanup.cleanup,

@@ -234,6 +234,11 @@ class RoomService:
 
         return await self.writer.solo(tx), token
 
+    def forget(self, code: str) -> None:
+        """A room was deleted (cleanup): close its sockets and drop what is cached."""
+        self.hub.close_all([code])
+        self._entries.pop(code, None)
+
     async def room_info(self, code: str) -> dict[str, Any]:
         entry = await self._entry(code)
 
@@ -245,6 +250,9 @@ class RoomService:
                 return room, seats, game
 
         room, seats, game = await self._run(read)
+        if room is None:  # deleted since it was cached (karanor cleanup, another process)
+            self._entries.pop(code, None)
+            raise errors.unknown_room(code)
         entry.seats = seats
         if self.bus is not None:
             remote = await self.bus.remote_presence(code)

@@ -97,6 +97,25 @@ def test_unknown_room_is_404(http: httpx.Client) -> None:
     assert error_of(http.patch("/api/rooms"), 405) == "method_not_allowed"
 
 
+def test_room_deleted_by_another_process_is_404(
+    http: httpx.Client, shared_server: ServerProcess
+) -> None:
+    """A room this process has cached but another process deleted (karanor cleanup)
+    answers 404 unknown_room, never a 500."""
+    from app.rooms.cleanup import delete_room
+    from app.store.db import create_db_engine
+
+    room = make_room(shared_server.url, humans=2)
+    assert http.get(f"/api/rooms/{room.code}").status_code == 200  # now cached
+    db = create_db_engine(shared_server.env["DATABASE_URL"])
+    try:
+        assert delete_room(db, room.code)
+    finally:
+        db.dispose()
+    r = http.get(f"/api/rooms/{room.code}")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_room"
+
+
 def test_lobby_rules(http: httpx.Client, shared_server: ServerProcess) -> None:
     room = make_room(shared_server.url, humans=2, options={"max_players": 3}, start=False)
     code, host, guest = room.code, room.host, bearer(room.tokens[1] or "")
