@@ -16,25 +16,12 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from tests.helpers.browser import LAPTOP, PHONE  # noqa: E402
+from tests.helpers.browser import LAPTOP, PHONE, watch  # noqa: E402
 from tests.helpers.server import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
 MODAL_TYPES = {"draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"}
-
-
-def watch(page: Page, problems: list[str]) -> Page:
-    page.on("pageerror", lambda e: problems.append(f"{page.url}: {e}"))
-    page.on(
-        "console",
-        lambda m: (
-            problems.append(f"{page.url}: {m.text}")
-            if m.type == "error" and "status of 4" not in m.text
-            else None
-        ),
-    )
-    return page
 
 
 class Seat:

@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from tests.helpers.browser import LAPTOP, PHONE  # noqa: E402
+from tests.helpers.browser import LAPTOP, PHONE, watch  # noqa: E402
 from tests.helpers.server import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -86,19 +86,6 @@ class Api:
 
     def resume_link(self, seat: int) -> str:
         return f"{self.base}/r/{self.code}#token={self.tokens[seat]}"
-
-
-def watch(page: Page, problems: list[str]) -> Page:
-    page.on("pageerror", lambda e: problems.append(f"{page.url}: {e}"))
-    page.on(
-        "console",
-        lambda m: (
-            problems.append(f"{page.url}: {m.text}")
-            if m.type == "error" and "status of 4" not in m.text
-            else None
-        ),
-    )
-    return page
 
 
 def stat(page: Page, seat: int, name: str) -> Any:

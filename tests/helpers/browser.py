@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,3 +59,17 @@ def screens(tmp_path: Path) -> Callable[..., None]:
         shutil.copy(path, SHARED_SCREENS / path.name)
 
     return shot
+
+
+def watch(page: Any, problems: list[str]) -> Any:
+    """Collect the page's script errors and console errors (4xx fetches aside)."""
+    page.on("pageerror", lambda e: problems.append(f"{page.url}: {e}"))
+    page.on(
+        "console",
+        lambda m: (
+            problems.append(f"{page.url}: {m.text}")
+            if m.type == "error" and "status of 4" not in m.text
+            else None
+        ),
+    )
+    return page

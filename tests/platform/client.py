@@ -121,6 +121,9 @@ class SocketPlayer:
     messages: list[dict[str, Any]] = field(default_factory=list)
     commands: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
+    # Shared by the sockets of one game: nobody plays before every socket has its first
+    # view, so that each socket sees every version from the first.
+    barrier: asyncio.Barrier | None = None
 
     async def run(self, timeout: float = 60.0) -> None:
         async with websockets.connect(self.url, max_size=2**24) as ws:
@@ -147,6 +150,9 @@ class SocketPlayer:
                     continue
                 if latest is None:
                     continue
+                if self.barrier is not None:
+                    await asyncio.wait_for(self.barrier.wait(), timeout)
+                    self.barrier = None
                 if latest["status"] == "finished":
                     return
                 if self.seat is not None and not waiting and my_move(latest):

@@ -16,7 +16,8 @@ def test_an_evicted_room_reloads_with_the_same_views(
     server = serve(
         KARANOR_ROOM_IDLE_SECONDS="0.3", KARANOR_COMMAND_RATE="1000", KARANOR_COMMAND_BURST="1000"
     )
-    room = make_room(server.url, humans=3)
+    # A long game (end_prestige 30): the 81 commands below never reach its end.
+    room = make_room(server.url, humans=3, options={"end_prestige": 30})
     rng = random.Random(11)
     with httpx.Client(base_url=server.url, timeout=15) as http:
         for round_ in range(3):

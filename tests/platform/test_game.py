@@ -24,6 +24,9 @@ from tests.platform.client import (
 
 
 async def _play(players: list[SocketPlayer]) -> None:
+    barrier = asyncio.Barrier(len(players))
+    for p in players:
+        p.barrier = barrier
     await asyncio.gather(*(p.run() for p in players))
 
 
