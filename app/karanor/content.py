@@ -316,6 +316,7 @@ class Content:
 
         self.territory = {t.id: t for t in self.map.territories}
         self.quest = {q.id: q for q in (*self.quests, *self.sequels)}
+        self.sequel_ids = frozenset(q.id for q in self.sequels)
         self.black_market_card = {c.id: c for c in self.black_market}
         self.business_card = {c.id: c for c in self.business}
         self.badge = {b.id: b for b in self.badges}

@@ -339,13 +339,8 @@ def _after_immediate(s: State, c: Content, p: Player, card: str, ev: Events) -> 
 
 
 def _discard_quest(s: State, c: Content, card: str) -> None:
-    s.discards["sequels" if c.quest[card].sequel_of or card in _sequel_ids(c) else "quests"].append(
-        card
-    )
-
-
-def _sequel_ids(c: Content) -> set[str]:
-    return {q.id for q in c.sequels}
+    """Sequels have a discard pile of their own: they never join the quest deck."""
+    s.discards["sequels" if card in c.sequel_ids else "quests"].append(card)
 
 
 class DiscardQuest(Handler):

@@ -16,12 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, Page, expect
 
-pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
-
-from tests.helpers.browser import LAPTOP, PHONE, watch  # noqa: E402
-from tests.helpers.server import ServerProcess  # noqa: E402
+from tests.helpers.browser import LAPTOP, PHONE, watch
+from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 

@@ -12,11 +12,9 @@ from collections.abc import Callable
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, Page, expect
 
-pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
-
-from tests.helpers.server import ServerProcess  # noqa: E402
+from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 
