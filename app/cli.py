@@ -35,30 +35,11 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from app.config import get_settings
-    from app.main import create_app
-    from app.store import migrate
-    from app.web.logs import log_config
+    from app.server import serve
 
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
-    settings = get_settings().model_copy(update=overrides)
-    migrate.upgrade(settings.database_url)
-    shown_host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    print(f"Karanor Online {__version__} on http://{shown_host}:{settings.port}/", flush=True)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level.lower(),
-        log_config=log_config(settings.log_level),  # seat tokens redacted from every line
-        ws_max_size=64 * 1024,  # larger frames are cut off; up to 16 KB get a coded answer
-        ws_per_message_deflate=False,  # no compression bombs; our messages are small
-        # X-Forwarded-For/-Proto only when told we sit behind a proxy (from the addresses
-        # in $FORWARDED_ALLOW_IPS, default 127.0.0.1); else anyone could claim https.
-        proxy_headers=settings.trust_proxy,
-    )
+    serve(get_settings().model_copy(update=overrides))
     return 0
 
 
@@ -147,7 +128,8 @@ def _export(args: argparse.Namespace) -> int:
     from app.rooms.export import export_room
     from app.store.db import create_db_engine
 
-    engine = create_db_engine(get_settings().database_url)
+    settings = get_settings()
+    engine = create_db_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     try:
         data = export_room(engine, args.code)
     except LookupError as error:
@@ -176,7 +158,7 @@ def _cleanup(args: argparse.Namespace) -> int:
     from app.store.db import create_db_engine
 
     settings = get_settings()
-    engine = create_db_engine(settings.database_url)
+    engine = create_db_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     try:
         report = cleanup(
             engine,
@@ -190,9 +172,69 @@ def _cleanup(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ backup, restore
+
+
+def _backup_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file",
+        nargs="?",
+        help="where to write it (default: $KARANOR_DATA_DIR/backups/karanor-DATE-TIME.db, "
+        "or .jsonl.gz on PostgreSQL)",
+    )
+
+
+def _backup(args: argparse.Namespace) -> int:
+    import json
+    from datetime import datetime
+    from pathlib import Path
+
+    from app.config import get_settings
+    from app.store.backup import BackupError, backup, default_backup_name
+
+    settings = get_settings()
+    url = settings.database_url
+    name = default_backup_name(url, datetime.now())
+    path = Path(args.file) if args.file else settings.data_dir / "backups" / name
+    try:
+        report = backup(url, path)
+    except BackupError as error:
+        print(f"karanor backup: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(report.as_json()))
+    return 0
+
+
+def _restore_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a file written by `karanor backup`")
+
+
+def _restore(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from app.config import get_settings
+    from app.store.backup import BackupError, restore
+
+    try:
+        report = restore(get_settings().database_url, Path(args.file))
+    except BackupError as error:
+        print(f"karanor restore: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(report.as_json()))
+    return 0
+
+
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("serve", "serve pages, API and WebSockets", _serve, _serve_arguments),
     Subcommand("db", "database schema: upgrade | current | downgrade", _db, _db_arguments),
+    Subcommand(
+        "backup",
+        "copy the database, consistently, while the server runs",
+        _backup,
+        _backup_arguments,
+    ),
+    Subcommand("restore", "load a backup into an empty database", _restore, _restore_arguments),
     Subcommand(
         "export", "print a room, its seats and its full log as JSON", _export, _export_arguments
     ),

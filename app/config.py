@@ -1,9 +1,16 @@
-"""Settings from the environment: one `Settings`, read once through `get_settings()`."""
+"""Settings from the environment: one `Settings`, read once through `get_settings()`.
+
+Every field is read from `KARANOR_<FIELD>` (`data_dir` from `KARANOR_DATA_DIR`, ...),
+except the six conventional names a host already knows from other servers:
+`DATABASE_URL`, `REDIS_URL`, `HOST`, `PORT`, `ALLOWED_ORIGINS`, `FORWARDED_ALLOW_IPS`.
+Nothing else in the program reads `os.environ` for a setting.
+"""
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
+import platformdirs
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -22,116 +29,158 @@ def sqlite_url_for(path: Path) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
+def default_data_dir() -> Path:
+    """The per-user data folder: `~/.local/share/karanor` on Linux (`$XDG_DATA_HOME`),
+    `~/Library/Application Support/karanor` on macOS, `%LOCALAPPDATA%\\karanor` on Windows."""
+    return Path(platformdirs.user_data_dir("karanor", appauthor=False))
+
+
 class Settings(BaseSettings):
-    """Server settings. Every field is read from the environment variable of the same name."""
+    """Server settings, from `KARANOR_<NAME>` (or the six plain names in the module doc)."""
 
-    model_config = SettingsConfigDict(case_sensitive=False, extra="ignore", populate_by_name=True)
+    model_config = SettingsConfigDict(
+        env_prefix="KARANOR_", case_sensitive=False, extra="ignore", populate_by_name=True
+    )
 
+    # --- where things are -----------------------------------------------------------------
     data_dir: Path = Field(
-        default=Path("./data"),
-        validation_alias=AliasChoices("KARANOR_DATA_DIR", "data_dir"),
-        description="Folder for the default SQLite database and other local files.",
+        default_factory=default_data_dir,
+        description="Folder of the default SQLite database (default: the per-user data folder).",
     )
     database_url: str = Field(
         default="",
-        description="SQLAlchemy URL; empty means sqlite file karanor.db in data_dir.",
+        validation_alias="DATABASE_URL",
+        description="SQLAlchemy URL; empty means the SQLite file karanor.db in data_dir.",
+    )
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = Field(
+        default="FULL",
+        description="SQLite's `synchronous`: FULL survives a power cut with every "
+        "acknowledged command; NORMAL is faster but may lose the last commits to an OS crash "
+        "or a power cut (docs/security.md).",
     )
     redis_url: str | None = Field(
-        default=None, description="When set, game updates fan out across processes via Redis."
+        default=None,
+        validation_alias="REDIS_URL",
+        description="When set, game updates fan out across processes via Redis.",
     )
-    host: str = "127.0.0.1"
-    port: int = Field(default=8000, ge=0, le=65535)
+    redis_prefix: str = Field(
+        default="karanor",
+        min_length=1,
+        description="Prefix of Redis channels and keys (several deployments on one Redis).",
+    )
+    # --- serving ----------------------------------------------------------------------------
+    host: str = Field(default="127.0.0.1", validation_alias="HOST")
+    port: int = Field(default=8000, ge=0, le=65535, validation_alias="PORT")
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
+        validation_alias="ALLOWED_ORIGINS",
         description="CORS / WebSocket origins allowed besides our own; comma-separated.",
     )
+    trust_proxy: bool = Field(
+        default=False,
+        description="Behind a reverse proxy: believe its X-Forwarded-For/-Proto (from the "
+        "addresses in forwarded_allow_ips only).",
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1,::1",
+        validation_alias="FORWARDED_ALLOW_IPS",
+        description="Comma-separated addresses or networks of the proxies whose "
+        "X-Forwarded-* headers are believed (with trust_proxy). The client is the rightmost "
+        "address in X-Forwarded-For that is not one of them.",
+    )
+    log_level: str = "info"
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="`json`: one JSON object per line and event."
+    )
+    # --- slow clients (docs/security.md) ------------------------------------------------------
+    header_timeout: float = Field(
+        default=10.0,
+        gt=0,
+        description="Seconds a connection may take to send a request's headers.",
+    )
+    keep_alive_timeout: int = Field(
+        default=5, ge=1, description="Seconds an idle keep-alive HTTP connection stays open."
+    )
+    max_connections: int = Field(
+        default=2000,
+        ge=0,
+        description="Open connections and tasks at once; above it plain requests get 503 "
+        "(0: no limit).",
+    )
+    max_header_bytes: int = Field(
+        default=16 * 1024,
+        ge=1024,
+        description="Largest request head (request line and headers) accepted.",
+    )
+    # --- the game table -----------------------------------------------------------------------
     bot_delay: float = Field(
         default=0.6,
         ge=0,
         le=60,
-        validation_alias=AliasChoices(
-            "KARANOR_BOT_DELAY_SECONDS", "KARANOR_BOT_DELAY", "bot_delay", "bot_delay_seconds"
-        ),
+        validation_alias=AliasChoices("KARANOR_BOT_DELAY_SECONDS", "KARANOR_BOT_DELAY"),
         description="Pause in seconds before a bot acts, so humans can follow the game.",
     )
     command_rate: float = Field(
         default=20.0,
         gt=0,
-        validation_alias=AliasChoices("KARANOR_COMMAND_RATE", "command_rate"),
         description="Commands (and chat lines) per second a seat may send, on average.",
     )
     command_burst: int = Field(
         default=40,
         ge=1,
-        validation_alias=AliasChoices("KARANOR_COMMAND_BURST", "command_burst"),
         description="How many commands a seat may send at once before the rate applies.",
     )
-    log_level: str = Field(
-        default="info", validation_alias=AliasChoices("KARANOR_LOG_LEVEL", "log_level")
+    sync_interval: float = Field(
+        default=2.0,
+        gt=0,
+        description="Seconds between checks of the stored version of every room served "
+        "(catches Redis notices that were lost).",
     )
-    # --- limits (docs/security.md) -----------------------------------------------------
-    max_sockets_per_ip: int = Field(
-        default=50,
+    room_idle_seconds: float = Field(
+        default=120.0,
         ge=0,
-        validation_alias=AliasChoices("KARANOR_MAX_SOCKETS_PER_IP", "max_sockets_per_ip"),
-        description="Open WebSockets one client address may hold (0: no limit).",
+        description="Seconds before a room nobody uses is evicted from memory.",
+    )
+    # --- limits (docs/security.md) ------------------------------------------------------------
+    max_sockets_per_ip: int = Field(
+        default=50, ge=0, description="Open WebSockets one client address may hold (0: no limit)."
     )
     max_sockets_per_seat: int = Field(
         default=5,
         ge=0,
-        validation_alias=AliasChoices("KARANOR_MAX_SOCKETS_PER_SEAT", "max_sockets_per_seat"),
         description="Open WebSockets per seat; the next is closed with 4429 (0: no limit).",
     )
     rooms_per_hour: int = Field(
-        default=30,
-        ge=0,
-        validation_alias=AliasChoices("KARANOR_ROOMS_PER_HOUR", "rooms_per_hour"),
-        description="Rooms one client address may create per hour (0: no limit).",
+        default=30, ge=0, description="Rooms one client address may create per hour (0: no limit)."
     )
     ws_idle_seconds: float = Field(
         default=120.0,
         ge=0,
-        validation_alias=AliasChoices("KARANOR_WS_IDLE_SECONDS", "ws_idle_seconds"),
         description="Close a socket that sent nothing (not even a ping) for this long (0: never).",
     )
     ws_message_rate: float = Field(
         default=40.0,
         gt=0,
-        validation_alias=AliasChoices("KARANOR_WS_MESSAGE_RATE", "ws_message_rate"),
         description="Messages per second one socket may send, on average (any type; above "
         "command_rate so that it only stops floods of other messages).",
     )
     ws_message_burst: int = Field(
-        default=80,
-        ge=1,
-        validation_alias=AliasChoices("KARANOR_WS_MESSAGE_BURST", "ws_message_burst"),
-        description="How many messages a socket may send at once before the rate applies.",
+        default=80, ge=1, description="How many messages a socket may send at once."
     )
-    trust_proxy: bool = Field(
-        default=False,
-        validation_alias=AliasChoices("KARANOR_TRUST_PROXY", "trust_proxy"),
-        description="Behind a reverse proxy: believe its X-Forwarded-For/-Proto (from the "
-        "addresses in FORWARDED_ALLOW_IPS, default 127.0.0.1).",
-    )
-    # --- retention (karanor cleanup, and hourly in the server) ----------------------------
+    # --- retention (karanor cleanup, and hourly in the server) --------------------------------
     finished_retention_days: float = Field(
         default=30.0,
         ge=0,
-        validation_alias=AliasChoices("KARANOR_FINISHED_RETENTION_DAYS", "finished_retention_days"),
         description="Delete finished rooms this many days after their last change (0: keep).",
     )
     idle_retention_days: float = Field(
         default=14.0,
         ge=0,
-        validation_alias=AliasChoices("KARANOR_IDLE_RETENTION_DAYS", "idle_retention_days"),
         description="Delete lobby/playing rooms idle for this many days (0: keep).",
     )
     cleanup_interval_seconds: float = Field(
         default=3600.0,
         ge=0,
-        validation_alias=AliasChoices(
-            "KARANOR_CLEANUP_INTERVAL_SECONDS", "cleanup_interval_seconds"
-        ),
         description="Seconds between the server's own cleanups (0: only `karanor cleanup`).",
     )
 
@@ -139,6 +188,15 @@ class Settings(BaseSettings):
     def bot_delay_seconds(self) -> float:
         """The older name of `bot_delay`."""
         return self.bot_delay
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file `database_url` names, or None (PostgreSQL, in-memory)."""
+        prefix = "sqlite:///"
+        rest = self.database_url.removeprefix(prefix)
+        if rest == self.database_url or not rest or rest.startswith(":memory:"):
+            return None
+        return Path(rest.split("?", 1)[0])
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
@@ -151,6 +209,13 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_redis_is_none(cls, value: object) -> object:
         return value or None
+
+    @field_validator("sqlite_synchronous", "log_format", mode="before")
+    @classmethod
+    def _case_insensitive(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        return value.upper() if value.lower() in ("full", "normal") else value.lower()
 
     @model_validator(mode="after")
     def _resolve_database_url(self) -> "Settings":

@@ -57,7 +57,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = create_db_engine(settings.database_url)
+        engine = create_db_engine(
+            settings.database_url, sqlite_synchronous=settings.sqlite_synchronous
+        )
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         app.state.rooms = RoomService(engine, settings, Hub())

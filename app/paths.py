@@ -1,35 +1,37 @@
-"""Where the project's non-Python files live (alembic.ini, migrations/, templates/, static/).
+"""Where the files that are not Python live: templates/, static/ and migrations/.
 
-They sit beside the `app` package in a source tree or editable install. A plain
-`pip install .` puts `app` in site-packages without them; then the current
-directory, or `KARANOR_ROOT`, is the project root (the Docker image sets it).
+In an installed wheel they are inside the package (`app/templates`, `app/static`,
+`app/migrations`: the build maps the top-level folders there, see pyproject.toml) and are
+found through `importlib.resources`. In a source tree or an editable install they sit
+beside the `app` package.
 """
 
-import os
+from importlib.resources import files
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def project_root() -> Path:
-    """Return the folder holding alembic.ini, migrations/, templates/ and static/.
+def resource_dir(name: str) -> Path:
+    """The folder `name` shipped with the package, else the one beside it in a source tree.
 
-    :raises FileNotFoundError: when no candidate folder holds alembic.ini.
+    :raises FileNotFoundError: when neither exists (a broken install).
     """
-    candidates = []
-    if env_root := os.environ.get("KARANOR_ROOT"):
-        candidates.append(Path(env_root))
-    candidates += [PACKAGE_DIR.parent, Path.cwd()]
+    candidates = [Path(str(files("app").joinpath(name))), PACKAGE_DIR.parent / name]
     for candidate in candidates:
-        if (candidate / "alembic.ini").is_file():
-            return candidate.resolve()
+        if candidate.is_dir():
+            return candidate
     tried = ", ".join(str(c) for c in candidates)
-    raise FileNotFoundError(f"alembic.ini not found in any of: {tried}; set KARANOR_ROOT")
+    raise FileNotFoundError(f"{name}/ not found in any of: {tried} (a broken install?)")
 
 
 def templates_dir() -> Path:
-    return project_root() / "templates"
+    return resource_dir("templates")
 
 
 def static_dir() -> Path:
-    return project_root() / "static"
+    return resource_dir("static")
+
+
+def migrations_dir() -> Path:
+    return resource_dir("migrations")

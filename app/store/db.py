@@ -1,8 +1,9 @@
 """Engine and session factories.
 
 One synchronous SQLAlchemy engine per process. SQLite gets the pragmas a
-multi-reader server needs (WAL, foreign keys, a busy timeout) and real
-transactions: pysqlite's own implicit BEGIN is switched off and SQLAlchemy
+multi-reader server needs (WAL, foreign keys, a busy timeout, `synchronous=FULL` unless
+told otherwise: see `SQLITE_SYNCHRONOUS` and docs/security.md) and real transactions:
+pysqlite's own implicit BEGIN is switched off and SQLAlchemy
 emits BEGIN itself, so SAVEPOINT and transactional DDL behave as documented.
 """
 
@@ -16,6 +17,12 @@ from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+# In WAL mode, FULL syncs the WAL at every commit: an acknowledged command survives a
+# killed process, an OS crash and a power cut. NORMAL syncs only at checkpoints: it
+# survives a killed process, but an OS crash or a power cut may lose the last commits
+# (the database itself stays consistent). Setting: KARANOR_SQLITE_SYNCHRONOUS.
+SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
 
 
 def _json_dumps(value: Any) -> str:
@@ -33,7 +40,7 @@ def _sqlite_file(url: str) -> Path | None:
     return Path(database)
 
 
-def _sqlite_pragmas(*, foreign_keys: bool) -> Callable[[Any, Any], None]:
+def _sqlite_pragmas(*, foreign_keys: bool, synchronous: str) -> Callable[[Any, Any], None]:
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy control BEGIN (see module docstring).
         dbapi_connection.isolation_level = None
@@ -41,7 +48,7 @@ def _sqlite_pragmas(*, foreign_keys: bool) -> Callable[[Any, Any], None]:
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA synchronous={synchronous}")
             cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         finally:
             cursor.close()
@@ -59,13 +66,24 @@ def _on_sqlite_begin(connection: Any) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
 
 
-def create_db_engine(url: str, *, echo: bool = False, sqlite_foreign_keys: bool = True) -> Engine:
+def create_db_engine(
+    url: str,
+    *,
+    echo: bool = False,
+    sqlite_foreign_keys: bool = True,
+    sqlite_synchronous: str = "FULL",
+) -> Engine:
     """Create the engine for `url` (as normalised by `app.config`).
 
     For a SQLite file the parent folder is created first. Migrations turn
     `sqlite_foreign_keys` off: batch mode rebuilds a table by dropping it, and
     with foreign keys on that drop would cascade-delete the rows that refer to it.
+    `sqlite_synchronous` is FULL or NORMAL (see `SQLITE_SYNCHRONOUS`).
+
+    :raises ValueError: for another `sqlite_synchronous`.
     """
+    if sqlite_synchronous.upper() not in SQLITE_SYNCHRONOUS:
+        raise ValueError(f"sqlite_synchronous must be FULL or NORMAL, not {sqlite_synchronous!r}")
     common: dict[str, Any] = {
         "echo": echo,
         "json_serializer": _json_dumps,
@@ -81,7 +99,11 @@ def create_db_engine(url: str, *, echo: bool = False, sqlite_foreign_keys: bool 
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
         **common,
     )
-    event.listen(engine, "connect", _sqlite_pragmas(foreign_keys=sqlite_foreign_keys))
+    event.listen(
+        engine,
+        "connect",
+        _sqlite_pragmas(foreign_keys=sqlite_foreign_keys, synchronous=sqlite_synchronous.upper()),
+    )
     event.listen(engine, "begin", _on_sqlite_begin)
     return engine
 
@@ -108,3 +130,16 @@ def read_connection(engine: Engine) -> Iterator[Connection]:
     """A connection for reads (one transaction, rolled back at the end)."""
     with engine.connect() as connection:
         yield connection
+
+
+def ping(engine: Engine) -> str | None:
+    """None when the database answers a trivial query; else why not (for /readyz)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except SQLAlchemyError as error:
+        return str(error).splitlines()[0][:200]
+    return None

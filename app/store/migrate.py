@@ -1,21 +1,29 @@
-"""Run Alembic migrations from Python, from any working directory."""
+"""Run Alembic migrations from Python, from any working directory.
+
+Alembic is configured in code: no alembic.ini is read at run time (the one at the top of
+the source tree is for developers running `alembic revision`). The migration scripts are
+found through `app.paths` (inside the installed package, or the source tree's
+`migrations/`).
+"""
+
+from functools import cache
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 
 from app.config import normalize_database_url
-from app.paths import project_root
+from app.paths import migrations_dir
 from app.store.db import create_db_engine, is_sqlite
 
 
 def alembic_config(url: str) -> Config:
-    """An Alembic config bound to `url`, with paths resolved from the project root."""
-    root = project_root()
-    config = Config(str(root / "alembic.ini"))
-    config.set_main_option("script_location", str(root / "migrations"))
+    """An Alembic config bound to `url`, built in code (no ini file)."""
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    config.set_main_option("path_separator", "os")
     config.attributes["url"] = normalize_database_url(url)
     # Keep the host application's logging configuration.
     config.attributes["configure_logger"] = False
@@ -65,5 +73,29 @@ def current_revision(url: str) -> str | None:
         engine.dispose()
 
 
+@cache
 def head_revision() -> str | None:
+    """The latest revision this version of the program knows."""
     return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
+def revision_of(engine: Engine) -> str | None:
+    """The revision the database behind `engine` is at (None: never migrated).
+
+    :raises sqlalchemy.exc.SQLAlchemyError: when the database cannot be reached.
+    """
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def is_known_revision(revision: str) -> bool:
+    """Whether this version of the program has the migration `revision`."""
+    from alembic.util import CommandError
+
+    try:
+        return (
+            ScriptDirectory.from_config(alembic_config("sqlite://")).get_revision(revision)
+            is not None
+        )
+    except CommandError:
+        return False

@@ -1,24 +1,72 @@
-"""Liveness and readiness: `GET /healthz` answers 200 only when the database does."""
+"""Operations routes: liveness, readiness, the server's own addresses, Prometheus metrics.
+
+- `GET /healthz`: the process answers (liveness: restart it when this fails).
+- `GET /readyz`: the database answers and its schema is at the revision this version of
+  the program needs (readiness: send it traffic only when this succeeds).
+- `GET /api/server`: version, and the addresses friends on the same network can open.
+- `GET /metrics`: the Prometheus figures of this process (`app.metrics`).
+"""
 
 import logging
+from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
-from sqlalchemy.exc import SQLAlchemyError
 
-from app.web.deps import EngineDep
+from app import __version__, metrics
+from app.server import listen_urls
+from app.store import migrate
+from app.store.db import ping
+from app.web.deps import EngineDep, SettingsDep
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["operations"])
 log = logging.getLogger(__name__)
 
 
 @router.get("/healthz")
-def healthz(engine: EngineDep) -> JSONResponse:
-    try:
-        with engine.connect() as connection:
-            connection.execute(text("SELECT 1"))
-    except SQLAlchemyError as error:
-        log.warning("health check: database unreachable: %s", error)
+def healthz() -> dict[str, str]:
+    """Liveness: 200 while the process serves requests."""
+    return {"status": "ok"}
+
+
+@router.get(
+    "/readyz",
+    responses={503: {"description": "database unreachable or schema not at this version's"}},
+)
+def readyz(engine: EngineDep) -> JSONResponse:
+    """Readiness: the database answers and its schema is at head."""
+    problem = ping(engine)
+    if problem is not None:
+        log.warning("readiness: database unreachable: %s", problem)
         return JSONResponse({"status": "error", "database": "unreachable"}, status_code=503)
-    return JSONResponse({"status": "ok"})
+    try:
+        revision = migrate.revision_of(engine)
+    except Exception as error:  # the database went away between the two queries
+        log.warning("readiness: schema revision unreadable: %s", error)
+        return JSONResponse({"status": "error", "database": "unreachable"}, status_code=503)
+    head = migrate.head_revision()
+    if revision != head:
+        body = {"status": "error", "database": "ok", "schema": revision, "head": head}
+        return JSONResponse(body, status_code=503)
+    return JSONResponse({"status": "ok", "database": "ok", "schema": revision})
+
+
+@router.get("/api/server")
+def server_info(settings: SettingsDep) -> dict[str, Any]:
+    """This server's version, and the addresses (and base URLs) friends on the same network
+    can open: every LAN address when it listens on all interfaces."""
+    urls = listen_urls(settings.host, settings.port)
+    lan = urls[1:] if len(urls) > 1 else ([] if _loopback(settings.host) else urls)
+    addresses = [url.split("//", 1)[1].rsplit(":", 1)[0].strip("[]") for url in lan]
+    return {"version": __version__, "addresses": addresses, "urls": lan}
+
+
+def _loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
+
+
+@router.get("/metrics", response_class=Response)
+def prometheus_metrics() -> Response:
+    """This process's figures in Prometheus's text format (see app/metrics.py)."""
+    body, content_type = metrics.exposition()
+    return Response(body, media_type=content_type)

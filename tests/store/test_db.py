@@ -16,7 +16,7 @@ def test_sqlite_engine_creates_folder_and_sets_pragmas(tmp_path: Path) -> None:
             pragma = connection.exec_driver_sql
             assert pragma("PRAGMA journal_mode").scalar() == "wal"
             assert pragma("PRAGMA foreign_keys").scalar() == 1
-            assert pragma("PRAGMA synchronous").scalar() == 1  # NORMAL
+            assert pragma("PRAGMA synchronous").scalar() == 2  # FULL (the default)
             assert (pragma("PRAGMA busy_timeout").scalar() or 0) >= 1000
     finally:
         engine.dispose()

@@ -1,0 +1,85 @@
+"""Prometheus metrics of one server process, served at `GET /metrics` (docs/deploy.md).
+
+The program calls the small functions below at the moment something happens; each is a
+few nanoseconds of counter arithmetic and never raises. Every process has its own
+figures (several processes behind a balancer: scrape each one). The default registry
+also carries the client's process metrics (memory, CPU, open files).
+
+| metric | type | labels | meaning |
+|---|---|---|---|
+| `karanor_rooms_live` | gauge | | rooms held in this process's memory |
+| `karanor_sockets` | gauge | | open WebSockets |
+| `karanor_commands_total` | counter | `game` | commands accepted (committed and acknowledged) |
+| `karanor_command_seconds` | histogram | `game` | from receiving a command to its acknowledgement |
+| `karanor_errors_total` | counter | `code` | coded errors answered (`stale_version`, ...) |
+| `karanor_writer_batch_size` | histogram | | commands written per group commit |
+| `karanor_room_evictions_total` | counter | | rooms dropped from memory after `room_idle_seconds` |
+"""
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+ROOMS_LIVE = Gauge("karanor_rooms_live", "Rooms held in this process's memory.")
+SOCKETS = Gauge("karanor_sockets", "Open WebSockets.")
+COMMANDS = Counter("karanor_commands", "Commands accepted (committed and acknowledged).", ["game"])
+COMMAND_SECONDS = Histogram(
+    "karanor_command_seconds",
+    "Seconds from receiving a command to its acknowledgement.",
+    ["game"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+ERRORS = Counter("karanor_errors", "Coded errors answered to clients.", ["code"])
+WRITER_BATCH = Histogram(
+    "karanor_writer_batch_size",
+    "Commands written per group commit.",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+)
+EVICTIONS = Counter("karanor_room_evictions", "Rooms dropped from memory when idle.")
+
+
+def rooms_live(count: int) -> None:
+    """The number of rooms now held in memory (call after a load or an eviction)."""
+    ROOMS_LIVE.set(count)
+
+
+def socket_opened() -> None:
+    """A WebSocket was accepted."""
+    SOCKETS.inc()
+
+
+def socket_closed() -> None:
+    """A WebSocket that `socket_opened` counted has closed (whatever the reason)."""
+    SOCKETS.dec()
+
+
+def command_done(seconds: float, game: str = "karanor") -> None:
+    """A command was committed and acknowledged, `seconds` after it was received."""
+    COMMANDS.labels(game).inc()
+    COMMAND_SECONDS.labels(game).observe(seconds)
+
+
+def error(code: str) -> None:
+    """A coded error was answered (HTTP or WebSocket)."""
+    ERRORS.labels(code).inc()
+
+
+def writer_batch(size: int) -> None:
+    """The writer committed `size` commands in one transaction."""
+    WRITER_BATCH.observe(size)
+
+
+def room_evicted() -> None:
+    """An idle room was dropped from memory."""
+    EVICTIONS.inc()
+
+
+def exposition(registry: CollectorRegistry = REGISTRY) -> tuple[bytes, str]:
+    """The current figures in Prometheus's text format, and its content type."""
+    return generate_latest(registry), CONTENT_TYPE_LATEST
