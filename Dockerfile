@@ -1,25 +1,29 @@
-FROM python:3.11-slim
+# Karanor Online: the wheel, installed, and nothing else.
+#   docker build -t karanor-online .
+#   docker run -p 8000:8000 -v karanor-data:/data karanor-online
 
+# 1. Build the wheel (pages, static files and migrations are inside it).
+FROM python:3.11-slim AS wheel
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY app ./app
+COPY migrations ./migrations
+COPY static ./static
+COPY templates ./templates
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
+# 2. Install it.
+FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    KARANOR_ROOT=/srv/karanor \
     KARANOR_DATA_DIR=/data
-
-WORKDIR /srv/karanor
-# Dependencies first, so code changes do not reinstall them.
-COPY pyproject.toml README.md ./
-COPY app ./app
-RUN pip install .
-# alembic.ini, migrations, templates and static are read from KARANOR_ROOT.
-COPY alembic.ini ./
-COPY migrations ./migrations
-COPY templates ./templates
-COPY static ./static
-
-RUN useradd --system --home-dir /srv/karanor karanor \
+COPY --from=wheel /wheels /wheels
+RUN pip install /wheels/*.whl && rm -rf /wheels
+RUN useradd --system --home-dir /data karanor \
     && mkdir -p /data && chown karanor /data
 USER karanor
+WORKDIR /data
 VOLUME ["/data"]
 EXPOSE 8000
 CMD ["karanor", "serve", "--host", "0.0.0.0", "--port", "8000"]

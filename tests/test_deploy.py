@@ -1,5 +1,10 @@
-"""docker-compose.yml and the Dockerfile, checked as text (no Docker engine runs here)."""
+"""docker-compose.yml, the Dockerfile and deploy/nginx.conf, checked as text: no container
+engine runs here (`docker compose` is not installed), so this checks that every service,
+health check, volume, network and the nginx upstream agree with each other and with the
+documented ports and variables. tests/ops/test_forwarded.py runs a real server with the
+compose's proxy settings."""
 
+import ipaddress
 import re
 from typing import Any
 
@@ -48,13 +53,62 @@ def test_compose_keeps_data_in_named_volumes() -> None:
     assert any(v.split(":")[0] in volumes for v in pg_volumes)
 
 
-def test_dockerfile_serves_on_all_interfaces() -> None:
+def test_dockerfile_installs_the_wheel_and_copies_nothing_else() -> None:
     dockerfile = (REPO_ROOT / "Dockerfile").read_text()
-    assert dockerfile.startswith("FROM python:3.11-slim")
-    assert "pip install ." in dockerfile
-    assert '"karanor", "serve", "--host", "0.0.0.0"' in dockerfile
-    for needed in ("alembic.ini", "migrations", "templates", "static"):
-        assert f"COPY {needed}" in dockerfile
+    stages = re.split(r"^FROM ", dockerfile, flags=re.M)[1:]
+    assert len(stages) == 2
+    build, final = stages
+    assert build.startswith("python:3.11-slim AS wheel")
+    assert "pip wheel" in build and "--no-deps" in build
+    assert final.startswith("python:3.11-slim")
+    copies = re.findall(r"^COPY (.*)$", final, flags=re.M)
+    assert copies == ["--from=wheel /wheels /wheels"]
+    assert "pip install /wheels/*.whl" in final
+    assert '"karanor", "serve", "--host", "0.0.0.0", "--port", "8000"' in final
+    assert "KARANOR_DATA_DIR=/data" in final and 'VOLUME ["/data"]' in final
+    assert "USER karanor" in final
+    # What the build stage copies is what the wheel maps in (pyproject's force-include).
+    pyproject = (REPO_ROOT / "pyproject.toml").read_text()
+    for folder in ("migrations", "static", "templates"):
+        assert f"COPY {folder} ./{folder}" in build
+        assert f'"{folder}" = "app/{folder}"' in pyproject
+    ignored = (REPO_ROOT / ".dockerignore").read_text().split()
+    for needed in ("app", "migrations", "static", "templates", "pyproject.toml", "README.md"):
+        assert needed not in ignored
+
+
+def test_compose_health_checks_use_the_documented_routes() -> None:
+    services = _compose()["services"]
+    app_check = " ".join(services["app"]["healthcheck"]["test"])
+    port = services["app"]["environment"]["PORT"]
+    assert f"http://127.0.0.1:{port}/readyz" in app_check
+    assert "pg_isready" in " ".join(services["postgres"]["healthcheck"]["test"])
+    assert services["redis"]["healthcheck"]["test"][-1] == "ping"
+    # The documented address: http://localhost:8000/ through the balancer.
+    assert services["balancer"]["ports"] == ["${KARANOR_PORT:-8000}:80"]
+    readme = (REPO_ROOT / "README.md").read_text()
+    assert "http://localhost:8000/" in readme
+
+
+def test_compose_trusts_exactly_the_balancer_for_client_addresses() -> None:
+    compose = _compose()
+    services = compose["services"]
+    env = services["app"]["environment"]
+    assert env["KARANOR_TRUST_PROXY"] == "true"
+    subnet = ipaddress.ip_network(compose["networks"]["karanor"]["ipam"]["config"][0]["subnet"])
+    balancer_ip = services["balancer"]["networks"]["karanor"]["ipv4_address"]
+    assert ipaddress.ip_address(balancer_ip) in subnet
+    # One address, the balancer's: not "*", not a network.
+    assert env["FORWARDED_ALLOW_IPS"] == balancer_ip
+    for name, service in services.items():
+        networks = service["networks"]
+        assert "karanor" in networks, name
+    # nginx replaces the header with the address it sees (never appends a client's).
+    tree = _nginx((REPO_ROOT / "deploy" / "nginx.conf").read_text())
+    site = _one(_one(tree, "http")[2], "server")[2]
+    root = _one(site, "location", "/")[2]
+    headers = {d[1][0].lower(): d[1][1] for d in _find(root, "proxy_set_header")}
+    assert headers["x-forwarded-for"] == "$remote_addr"
 
 
 # --- scale-out: N app replicas behind the balancer ---------------------------------------
@@ -170,12 +224,18 @@ def test_deploy_doc_covers_both_setups() -> None:
     doc = (REPO_ROOT / "docs" / "deploy.md").read_text()
     for needed in (
         "./scripts/serve",
-        "sqlite3",
-        ".backup",
+        "karanor backup",
+        "karanor restore",
         "karanor export",
         "--scale app=",
         "pg_dump",
         "REDIS_URL",
         "karanor db upgrade",
+        "[Service]",
+        "reverse_proxy",
+        "crontab",
+        "/readyz",
+        "/metrics",
+        "KARANOR_LOG_FORMAT=json",
     ):
         assert needed in doc, needed
