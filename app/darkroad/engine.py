@@ -767,8 +767,10 @@ class Move(Handler):
     cmd = A.Move
 
     def candidates(self, s, c, seat):
+        p = s.players[seat]
+        shoes = (0, 1, -1) if p.horseshoes and not p.horseshoe_used else (0,)
         for die in ("night", "illuminated", "steed"):
-            for h in (0, 1, -1):
+            for h in shoes:
                 yield A.Move(die, h)
 
     def check(self, s, c, seat, cmd):
@@ -1301,8 +1303,13 @@ class TakeTravelDie(Handler):
         t = s.travel
         if not t or not s.pending or s.pending[0]["kind"] != "travel_die":
             return
+        p = s.players[seat]
+        own = seat == s.turn_seat and p.quartz > 0
+        whispers = (False, True) if has_steed(c, p, "travel_plus_one") else (False,)
+        boosts = (0, 1, 2) if own and _boost_abilities(c, p, "travel_boost") else (0,)
+        twins = (False, True) if own and _boost_abilities(c, p, "twin_travel_die") else (False,)
         for v in sorted(set(t["dice"])):
-            for whisper, boost, twin in product((False, True), (0, 1, 2), (False, True)):
+            for whisper, boost, twin in product(whispers, boosts, twins):
                 yield A.TakeTravelDie(v, whisper, boost, twin)
 
     def check(self, s, c, seat, cmd):
@@ -2513,6 +2520,28 @@ def to_act(s: State) -> list[int]:
     return [s.turn_seat]
 
 
+TARGET_KINDS = {
+    "bazaar": ("bazaar",),
+    "commissions": ("take_commission",),
+    "dark_market": ("dark_market",),
+    "inn": ("inn",),
+    "excursions": ("ruins", "caravan"),
+}
+
+
+def _turn_kinds(s: State, c: Content, p: Player) -> tuple[str, ...]:
+    """A shortcut for listing only (check still decides): the kinds worth trying now."""
+    comp = ("use_companion",) if p.companions else ()
+    if s.step == PLAN:
+        return ("reset_dice", "plan", *comp)
+    if s.step == MOVE:
+        return ("move", *comp)
+    out: list[str] = []
+    for t in s.acts:
+        out.extend(TARGET_KINDS.get(t, ("building",)))
+    return (*dict.fromkeys(out), *comp, "end_turn")
+
+
 def legal_actions(s: State, seat: int) -> list[A.Command]:
     """Every complete command `seat` may send now (explicit `rearrange` layouts excepted:
     `place_good` without an area is the listed way to repack)."""
@@ -2527,7 +2556,7 @@ def legal_actions(s: State, seat: int) -> list[A.Command]:
     elif s.phase != PLAY or seat != s.turn_seat:
         return []
     else:
-        kinds = STEP_KINDS[s.step]
+        kinds = _turn_kinds(s, c, s.players[seat])
     out: list[A.Command] = []
     for kind in kinds:
         h = HANDLERS[kind]

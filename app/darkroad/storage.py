@@ -18,7 +18,7 @@ from .state import Player
 Piece = dict[str, Any]
 Placement = tuple[str, int, int, int]  # area, x, y, o
 HERO = "hero:"
-SEARCH_LIMIT = 4000  # backtracking nodes for "anywhere it fits"
+SEARCH_LIMIT = 600  # backtracking nodes for "anywhere it fits"
 
 
 def areas(c: Content, p: Player) -> list[tuple[str, int, int]]:
@@ -38,12 +38,22 @@ def cells(c: Content, good: str, x: int, y: int, o: int) -> list[tuple[int, int]
     return [(x + dx, y + dy) for dx, dy in c.shapes[good][o]]
 
 
-def _occupied(c: Content, pieces: list[Piece], area: str, skip: int | None) -> set[tuple[int, int]]:
-    out: set[tuple[int, int]] = set()
+def _grid_masks(c: Content, good: str, w: int, h: int) -> dict[tuple[int, int, int], int]:
+    cache: dict[tuple[str, int, int], dict[tuple[int, int, int], int]] = c.__dict__.setdefault(
+        "_grid_masks", {}
+    )
+    key = (good, w, h)
+    if key not in cache:
+        cache[key] = {(x, y, o): m for m, x, y, o in _masks(c, good, w, h)}
+    return cache[key]
+
+
+def _occupied(c: Content, pieces: list[Piece], area: str, w: int, h: int, skip: int | None) -> int:
+    occ = 0
     for q in pieces:
         if q["area"] == area and q["id"] != skip:
-            out.update(cells(c, q["good"], q["x"], q["y"], q["o"]))
-    return out
+            occ |= _grid_masks(c, q["good"], w, h).get((q["x"], q["y"], q["o"]), 0)
+    return occ
 
 
 def fits(
@@ -57,18 +67,18 @@ def fits(
     """Whether `good` fits at `where` among `pieces` (default: the stored ones)."""
     area, x, y, o = where
     pieces = p.pieces if pieces is None else pieces
-    dims = {a: (w, h) for a, w, h in areas(c, p)}
-    if area not in dims or not 0 <= o < len(c.shapes[good]):
-        return False
     if area.startswith(HERO):
-        if good == "upgrade":
+        if good == "upgrade" or not any(a == area for a, _, _ in areas(c, p)):
             return False
         return (x, y, o) == (0, 0, 0) and not any(
             q["area"] == area and q["id"] != skip for q in pieces
         )
+    dims = {a: (w, h) for a, w, h in areas(c, p)}
+    if area not in dims:
+        return False
     w, h = dims[area]
-    occ = _occupied(c, pieces, area, skip)
-    return all(0 <= cx < w and 0 <= cy < h and (cx, cy) not in occ for cx, cy in cells(c, good, x, y, o))
+    m = _grid_masks(c, good, w, h).get((x, y, o))
+    return m is not None and not m & _occupied(c, pieces, area, w, h, skip)
 
 
 def placements(c: Content, p: Player, good: str) -> Iterator[Placement]:
@@ -78,59 +88,98 @@ def placements(c: Content, p: Player, good: str) -> Iterator[Placement]:
             if good != "upgrade" and not any(q["area"] == area for q in p.pieces):
                 yield (area, 0, 0, 0)
             continue
-        occ = _occupied(c, p.pieces, area, None)
-        for o, shape in enumerate(c.shapes[good]):
-            sw = max(dx for dx, _ in shape) + 1
-            sh = max(dy for _, dy in shape) + 1
-            for y in range(h - sh + 1):
-                for x in range(w - sw + 1):
-                    if all((x + dx, y + dy) not in occ for dx, dy in shape):
-                        yield (area, x, y, o)
+        occ = _occupied(c, p.pieces, area, w, h, None)
+        for m, x, y, o in _masks(c, good, w, h):
+            if not m & occ:
+                yield (area, x, y, o)
 
 
 def first_fit(c: Content, p: Player, good: str) -> Placement | None:
     return next(placements(c, p, good), None)
 
 
+def _masks(c: Content, good: str, w: int, h: int) -> list[tuple[int, int, int, int]]:
+    """Every (mask, x, y, o) of `good` inside a w x h grid (bit y*w+x), cached on the pack."""
+    cache: dict[tuple[str, int, int], list[tuple[int, int, int, int]]] = c.__dict__.setdefault(
+        "_masks", {}
+    )
+    key = (good, w, h)
+    if key not in cache:
+        out = []
+        for o, shape in enumerate(c.shapes[good]):
+            sw = max(dx for dx, _ in shape) + 1
+            sh = max(dy for _, dy in shape) + 1
+            for y in range(h - sh + 1):
+                for x in range(w - sw + 1):
+                    m = 0
+                    for dx, dy in shape:
+                        m |= 1 << ((y + dy) * w + x + dx)
+                    out.append((m, x, y, o))
+        cache[key] = out
+    return cache[key]
+
+
 def repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
-    """A layout holding every piece of `goods` (ids kept), found by backtracking, or None."""
-    order = sorted(goods, key=lambda q: -c.size[q["good"]])
+    """A layout holding every piece of `goods` (ids kept), found by backtracking, or None.
+
+    Pieces go largest first; two goods of the same type are placed in increasing
+    placement order (no symmetric retries); the search gives up after `SEARCH_LIMIT` nodes.
+    """
     ars = areas(c, p)
-    placed: list[Piece] = []
+    grids = [(a, w, h) for a, w, h in ars if not a.startswith(HERO)]
+    heroes = [a for a, _, _ in ars if a.startswith(HERO)]
+    biggest = max((c.size[q["good"]] for q in goods), default=0)
+    cap = sum(w * h for _, w, h in grids) + biggest * len(heroes)
+    if sum(c.size[q["good"]] for q in goods) > cap:
+        return None
+    order = sorted(goods, key=lambda q: (-c.size[q["good"]], q["good"]))
+    options: list[list[tuple[str, int, int, int, int, int]]] = []  # (area, ai, mask, x, y, o)
+    for q in order:
+        opts = []
+        for ai, (a, w, h) in enumerate(grids):
+            opts += [(a, ai, m, x, y, o) for m, x, y, o in _masks(c, q["good"], w, h)]
+        if q["good"] != "upgrade":
+            opts += [(a, len(grids) + k, 0, 0, 0, 0) for k, a in enumerate(heroes)]
+        options.append(opts)
+    occ = [0] * (len(grids) + len(heroes))
+    chosen: list[int] = [0] * len(order)
     nodes = 0
 
     def go(i: int) -> bool:
         nonlocal nodes
         if i == len(order):
             return True
-        q = order[i]
-        for area, w, h in ars:
-            if area.startswith(HERO):
-                if q["good"] == "upgrade" or any(r["area"] == area for r in placed):
+        start = chosen[i - 1] + 1 if i and order[i - 1]["good"] == order[i]["good"] else 0
+        opts = options[i]
+        for j in range(start, len(opts)):
+            a, ai, m, x, y, o = opts[j]
+            if ai >= len(grids):
+                if occ[ai]:
                     continue
-                opts: list[tuple[int, int, int]] = [(0, 0, 0)]
+                occ[ai] = 1
+            elif occ[ai] & m:
+                continue
             else:
-                occ = _occupied(c, placed, area, None)
-                opts = []
-                for o, shape in enumerate(c.shapes[q["good"]]):
-                    for y in range(h):
-                        for x in range(w):
-                            if all(
-                                0 <= x + dx < w and 0 <= y + dy < h and (x + dx, y + dy) not in occ
-                                for dx, dy in shape
-                            ):
-                                opts.append((x, y, o))
-            for x, y, o in opts:
-                nodes += 1
-                if nodes > SEARCH_LIMIT:
-                    return False
-                placed.append({**q, "area": area, "x": x, "y": y, "o": o})
-                if go(i + 1):
-                    return True
-                placed.pop()
+                occ[ai] |= m
+            nodes += 1
+            chosen[i] = j
+            if go(i + 1):
+                return True
+            if ai >= len(grids):
+                occ[ai] = 0
+            else:
+                occ[ai] &= ~m
+            if nodes > SEARCH_LIMIT:
+                return False
         return False
 
-    return placed if go(0) else None
+    if not go(0):
+        return None
+    out = []
+    for i, q in enumerate(order):
+        a, _, _, x, y, o = options[i][chosen[i]]
+        out.append({**q, "area": a, "x": x, "y": y, "o": o})
+    return out
 
 
 def legal(c: Content, p: Player, pieces: list[Piece] | None = None) -> bool:
