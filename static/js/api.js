@@ -35,8 +35,23 @@ export async function api(method, path, { body, token } = {}) {
 
 const room = (code) => `/api/rooms/${encodeURIComponent(code)}`;
 
-export const createRoom = (name, options) =>
-  api("POST", "/api/rooms", { body: options ? { name, options } : { name } });
+/** The game a room plays when its answer names none (the server's default). */
+export const DEFAULT_GAME = "karanor";
+
+/** A new room: `game` an id of GET /api/games (left out: the server's default). */
+export function createRoom(name, { game, options } = {}) {
+  const body = { name };
+  if (game) body.game = game;
+  if (options) body.options = options;
+  return api("POST", "/api/rooms", { body });
+}
+
+/** The games this server hosts: [{id, title, min_players, max_players, options_schema, defaults}]. */
+export async function listGames() {
+  const data = await api("GET", "/api/games");
+  return data?.games || [];
+}
+
 export const getRoom = (code) => api("GET", room(code));
 export const joinRoom = (code, name) => api("POST", `${room(code)}/seats`, { body: { name } });
 export const addBot = (code) => api("POST", `${room(code)}/bots`, { body: {} });
@@ -57,11 +72,18 @@ export function seatIndex(me) {
   return typeof seat.index === "number" ? seat.index : null;
 }
 
-let contentPromise = null;
-/** The map, rules numbers and card catalogue (fetched once per page). */
-export function loadContent() {
-  contentPromise ??= api("GET", "/api/content");
-  return contentPromise;
+const contents = new Map();
+/** A game's client catalogue (map, rules numbers, card texts...), fetched once per page. */
+export function loadContent(game) {
+  if (!contents.has(game)) {
+    const path = `/api/games/${encodeURIComponent(game)}/content`;
+    contents.set(game, api("GET", path).catch((e) => {
+      // A server from before the multi-game API serves its one game at /api/content.
+      if (e.status === 404 && game === DEFAULT_GAME) return api("GET", "/api/content");
+      throw e;
+    }));
+  }
+  return contents.get(game);
 }
 
 // The seat token is kept in sessionStorage only to show the "resume" link.

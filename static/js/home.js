@@ -1,11 +1,42 @@
-// Home page: create a room, take its cookie, go there.
-import { createRoom, openSession, rememberToken } from "./api.js";
+// Home page: choose a game (GET /api/games), create a room with it, take its cookie,
+// go there. Without the games list (an older server) the room plays the default game.
+import { createRoom, listGames, openSession, rememberToken } from "./api.js";
+import { h, playerRange } from "./util.js";
 
 const form = document.getElementById("create-form");
 const input = document.getElementById("name-input");
 const error = document.getElementById("create-error");
+const choice = document.getElementById("game-choice");
+const list = document.getElementById("game-list");
 
-try { input.value = localStorage.getItem("karanor:name") || ""; } catch { /* ignore */ }
+const remembered = (key) => { try { return localStorage.getItem(key) || ""; } catch { return ""; } };
+const remember = (key, value) => { try { localStorage.setItem(key, value); } catch { /* ignore */ } };
+
+input.value = remembered("karanor:name");
+
+/** The games as radio cards; the last one chosen here is chosen again. */
+async function showGames() {
+  let games;
+  try {
+    games = await listGames();
+  } catch {
+    return; // the room plays the server's default game
+  }
+  if (!games.length) return;
+  const last = remembered("karanor:game");
+  const chosen = games.some((g) => g.id === last) ? last : games[0].id;
+  list.replaceChildren(...games.map((g) => h("label", { class: "game-option" },
+    h("input", { type: "radio", name: "game", value: g.id, "data-testid": "game-choice",
+      checked: g.id === chosen ? true : null }),
+    h("span", { class: "game-option-text" },
+      h("strong", { class: "game-title", text: g.title || g.id }),
+      h("span", { class: "muted small", text: playerRange(g) })))));
+  choice.hidden = false;
+}
+
+function chosenGame() {
+  return form.querySelector("input[name=game]:checked")?.value || null;
+}
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -17,11 +48,13 @@ form.addEventListener("submit", async (event) => {
     input.focus();
     return;
   }
-  const button = form.querySelector("button");
+  const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    const room = await createRoom(name);
-    try { localStorage.setItem("karanor:name", name); } catch { /* ignore */ }
+    const game = chosenGame();
+    const room = await createRoom(name, { game });
+    remember("karanor:name", name);
+    if (game) remember("karanor:game", game);
     rememberToken(room.code, room.seat.token);
     await openSession(room.code, room.seat.token);
     location.assign(room.url || `/r/${room.code}`);
@@ -31,3 +64,5 @@ form.addEventListener("submit", async (event) => {
     button.disabled = false;
   }
 });
+
+showGames();

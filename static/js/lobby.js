@@ -1,37 +1,51 @@
-// The waiting room: seats, joining, the host's options, bots, start, share links.
+// The waiting room: the room's game, seats, joining, the options (the host sets them,
+// the others see them), bots, start, share links. Names no particular game: the options
+// form is drawn from the game's options schema, with the game module's `lobby` extension.
 import * as API from "./api.js";
-import { clear, copyText, h, seatBadge, toast } from "./util.js";
+import { OptionsForm } from "./options.js";
+import { clear, copyText, h, playerRange, seatBadge, toast } from "./util.js";
+
+const $id = (id) => document.getElementById(id);
 
 export class Lobby {
-  /** @param {object} app the page controller (code, room, mySeat, afterJoin()) */
-  constructor(app) {
+  /**
+   * @param {object} app the page controller (code, room, mySeat, refreshRoom(), afterJoin(), socket)
+   * @param {object|null} game this room's game as GET /api/games lists it (null: unknown)
+   * @param {object} ext the game module's `lobby` export ({} when it has none)
+   */
+  constructor(app, game, ext = {}) {
     this.app = app;
-    this.seats = document.getElementById("seats");
-    this.joinForm = document.getElementById("join-form");
-    this.host = document.getElementById("host-controls");
-    this.options = document.getElementById("options-form");
+    this.game = game;
+    this.seats = $id("seats");
+    this.joinForm = $id("join-form");
+    this.card = $id("host-controls");
     this.optionsTouched = false;
+    this.options = new OptionsForm($id("options-form"), game, ext, { room: app.room });
     const link = `${location.origin}/r/${app.code}`;
-    document.getElementById("room-link").value = link;
-    document.getElementById("copy-link").addEventListener("click", () => copyText(link, "Room link"));
-    document.getElementById("copy-resume").addEventListener("click", () =>
-      copyText(document.getElementById("resume-link").value, "Personal link"));
-    this.options.addEventListener("change", () => {
+    $id("room-link").value = link;
+    $id("copy-link").addEventListener("click", () => copyText(link, "Room link"));
+    $id("copy-resume").addEventListener("click", () => copyText($id("resume-link").value, "Personal link"));
+    $id("options-form").addEventListener("change", () => {
       this.optionsTouched = true;
       // Everyone sees the options before the start; the start sends them again.
-      this.guard(async () => { await API.setOptions(app.code, this.readOptions()); });
+      this.guard(async () => { await API.setOptions(app.code, this.options.read()); });
     });
+    $id("options-form").addEventListener("submit", (e) => e.preventDefault());
     this.joinForm.addEventListener("submit", (e) => { e.preventDefault(); this.join(); });
-    document.getElementById("add-bot").addEventListener("click", () => this.guard(async () => {
+    $id("add-bot").addEventListener("click", () => this.guard(async () => {
       await API.addBot(app.code);
       await app.refreshRoom();
     }));
-    document.getElementById("start-game").addEventListener("click", () => this.guard(async () => {
-      await API.startGame(app.code, this.readOptions());
+    $id("start-game").addEventListener("click", () => this.guard(async () => {
+      await API.startGame(app.code, this.options.empty ? undefined : this.options.read());
       await app.refreshRoom();
       app.socket.resync();
     }));
-    try { document.getElementById("join-name").value = localStorage.getItem("karanor:name") || ""; } catch { /* */ }
+    try { $id("join-name").value = localStorage.getItem("karanor:name") || ""; } catch { /* */ }
+    const players = game ? playerRange(game) : "";
+    const title = game?.title ?? app.gameId;
+    $id("lobby-game").replaceChildren(h("strong", { text: title }), players ? ` · ${players}` : "");
+    $id("lobby-game").hidden = false;
   }
 
   async guard(fn) {
@@ -39,7 +53,7 @@ export class Lobby {
   }
 
   async join() {
-    const input = document.getElementById("join-name");
+    const input = $id("join-name");
     const name = input.value.trim();
     if (!name) { toast("Enter your name first.", "error"); input.focus(); return; }
     const button = this.joinForm.querySelector("button");
@@ -57,43 +71,18 @@ export class Lobby {
     }
   }
 
-  readOptions() {
-    const f = this.options.elements;
-    const out = {
-      max_players: Number(f.max_players.value),
-      public_quests: f.public_quests.checked,
-      two_player_market: f.two_player_market.checked,
-      start_seat: f.start_seat.value === "random" ? "random" : Number(f.start_seat.value),
-    };
-    out.end_prestige = f.end_prestige.value ? Number(f.end_prestige.value) : null;
-    return out;
-  }
-
-  /** Fill the option fields from the room's options (until the host touches them). */
-  showOptions(options, seats) {
-    const f = this.options.elements;
-    const select = f.start_seat;
-    const current = select.value;
-    clear(select).append(h("option", { value: "random", text: "random" }),
-      ...seats.map((s) => h("option", { value: String(s.index), text: s.name })));
-    select.value = [...select.options].some((o) => o.value === current) ? current : "random";
-    if (this.optionsTouched || !options) return;
-    if (options.max_players) f.max_players.value = String(options.max_players);
-    if (typeof options.public_quests === "boolean") f.public_quests.checked = options.public_quests;
-    if (typeof options.two_player_market === "boolean") f.two_player_market.checked = options.two_player_market;
-    if (options.end_prestige) {
-      const v = String(options.end_prestige);
-      if (![...f.end_prestige.options].some((o) => o.value === v)) f.end_prestige.append(h("option", { text: v }));
-      f.end_prestige.value = v;
-    }
+  /** How many seats the room offers. */
+  seatLimit(room) {
+    return room.seat_limit ?? room.options?.max_players ?? this.game?.max_players ?? 6;
   }
 
   render(room, mySeat) {
-    const me = (room.seats || []).find((s) => s.index === mySeat);
+    const seats = room.seats || [];
+    const me = seats.find((s) => s.index === mySeat);
     const isHost = me ? (me.host ?? me.index === 0) : false;
     clear(this.seats);
-    const max = room.options?.max_players ?? 6;
-    for (const seat of room.seats || []) {
+    const max = this.seatLimit(room);
+    for (const seat of seats) {
       const li = h("li", { class: "seat", "data-testid": "seat", "data-index": seat.index },
         seatBadge(seat.index, 26, `seat ${seat.index + 1}`),
         h("span", { class: "seat-name", text: seat.name }),
@@ -112,20 +101,28 @@ export class Lobby {
       }
       this.seats.append(li);
     }
-    const free = Math.max(0, max - (room.seats || []).length);
+    const free = Math.max(0, max - seats.length);
     for (let i = 0; i < free; i += 1) {
       this.seats.append(h("li", { class: "seat empty", "aria-label": "free seat" }, h("span", { class: "muted", text: "free seat" })));
     }
     const canJoin = mySeat === null && room.status === "lobby" && free > 0;
     this.joinForm.hidden = !canJoin;
-    document.getElementById("lobby-wait").hidden = mySeat === null || isHost;
-    this.host.hidden = !isHost;
-    if (isHost) this.showOptions(room.options, room.seats || []);
-    document.getElementById("start-game").disabled = (room.seats || []).length < 2;
-    document.getElementById("add-bot").disabled = free === 0;
+    $id("lobby-wait").hidden = mySeat === null || isHost;
+
+    // The options: the host sets them; everyone else sees them, read-only.
+    this.options.refresh({ room });
+    if (!isHost || !this.optionsTouched) this.options.write(room.options);
+    this.options.disable(!isHost);
+    this.card.hidden = !isHost && this.options.empty;
+    $id("host-title").textContent = isHost ? "Host" : "Options";
+    $id("options-note").hidden = isHost;
+    $id("host-buttons").hidden = !isHost;
+    $id("start-game").disabled = seats.length < (this.game?.min_players ?? 2);
+    $id("add-bot").disabled = free === 0;
+
     const token = API.rememberedToken(this.app.code);
-    const resume = document.getElementById("resume");
+    const resume = $id("resume");
     resume.hidden = !(token && mySeat !== null);
-    if (token) document.getElementById("resume-link").value = `${location.origin}/r/${this.app.code}#token=${token}`;
+    if (token) $id("resume-link").value = `${location.origin}/r/${this.app.code}#token=${token}`;
   }
 }

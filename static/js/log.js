@@ -1,13 +1,23 @@
-// The game log in words, newest on top, fed by the events of each view message.
+// The game log in words ("What happened"), newest on top, fed by the events of each view
+// message; the game says what each event means (its module's describe()).
 import { api } from "./api.js";
 import { clear, h } from "./util.js";
+
+/** The log card, built once by the shell and placed by the game's layout. */
+export function logCard() {
+  const list = h("ol", { id: "log", class: "log", reversed: true });
+  const card = h("section", { class: "card log-card", "aria-labelledby": "log-title" },
+    h("h2", { id: "log-title", text: "What happened" }), list);
+  return { card, list };
+}
 
 const MAX_LINES = 300;
 
 export class GameLog {
-  constructor(list, words, code) {
+  /** @param {HTMLElement} list  the <ol>; describe(event) -> a sentence or null */
+  constructor(list, describe, code) {
     this.list = list;
-    this.words = words;
+    this.describe = describe;
     this.code = code;
     this.logged = -1; // highest version already in the list
   }
@@ -40,7 +50,7 @@ export class GameLog {
   }
 
   add(version, events) {
-    const lines = events.map((e) => this.words.event(e)).filter(Boolean);
+    const lines = events.map((e) => this.describe(e)).filter(Boolean);
     if (!lines.length) return;
     const item = h("li", { class: "log-entry", "data-version": version },
       ...lines.map((text) => h("p", { text })));

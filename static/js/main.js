@@ -1,17 +1,32 @@
-// The room page controller: lobby first, then the game, kept live by the WebSocket.
+// The room page: the shell around any game. Lobby first, then the game's own table,
+// kept live by the WebSocket. The game's module is loaded by the room's game id
+// (static/js/games/<id>/index.js; the interface is in docs/client.md); a game without
+// one is played with the generic table (every legal command a button).
 import * as API from "./api.js";
-import { renderActions, renderModal, legalOf, turnText } from "./actions.js";
-import { Board, bindZoomButtons } from "./board.js";
-import { TradePanel } from "./chat.js";
-import { renderEndgame } from "./endgame.js";
+import { ChatPanel } from "./chat.js";
+import { endFrame, renderEndFrame } from "./endgame.js";
+import * as generic from "./generic.js";
 import { Lobby } from "./lobby.js";
-import { GameLog } from "./log.js";
-import { renderHand, renderPlayers, renderTable } from "./panels.js";
+import { GameLog, logCard } from "./log.js";
+import { turnCue } from "./notify.js";
 import { RoomSocket } from "./socket.js";
 import { h, toast, uuid } from "./util.js";
-import { Words } from "./words.js";
 
 const $id = (id) => document.getElementById(id);
+// The asset version this page was loaded with (?v=...), passed on to the game's module.
+const ASSET_VERSION = new URL(import.meta.url).searchParams.get("v");
+
+/** The game's module, or the generic table when there is none (or it fails to load). */
+async function loadGameModule(game) {
+  if (!/^[a-z0-9_-]{1,40}$/.test(game)) return generic;
+  const query = ASSET_VERSION ? `?v=${encodeURIComponent(ASSET_VERSION)}` : "";
+  try {
+    return await import(`/static/js/games/${game}/index.js${query}`);
+  } catch (error) {
+    console.warn(`no page of its own for the game ${game}; the generic table is used`, error);
+    return generic;
+  }
+}
 
 class RoomPage {
   constructor(code) {
@@ -22,32 +37,36 @@ class RoomPage {
     this.busy = false;
     this.content = null;
     this.firstView = true;
-    this.modalKey = null;
-    this.modalHiddenKey = null;
+    this.module = null;
+    this.game = null; // what the module's mount() returned, once the game is on screen
   }
 
   async start() {
     await this.tokenFromFragment();
-    let content;
+    let games;
     try {
-      [content, this.room] = await Promise.all([API.loadContent(), API.getRoom(this.code)]);
+      this.room = await API.getRoom(this.code);
+      this.gameId = this.room.game ?? API.DEFAULT_GAME;
+      [this.content, this.module, games] = await Promise.all([
+        API.loadContent(this.gameId), loadGameModule(this.gameId), API.listGames().catch(() => []),
+      ]);
     } catch (e) {
       this.fatal(e.status === 404 ? "There is no room at this address. Check the link." : e.message);
       return;
     }
-    this.content = content;
-    this.words = new Words(content);
+    this.gameInfo = games.find((g) => g.id === this.gameId) ?? null;
     await this.refreshMe();
-    this.lobby = new Lobby(this);
     this.socket = new RoomSocket(this.code, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => this.onStatus(status),
       pingMs: Number($id("app").dataset.pingMs) || 0,
     });
-    this.panel = new TradePanel($id("trade-panel"), {
-      code: this.code, socket: this.socket, send: (cmd) => this.send(cmd),
-    });
-    this.log = new GameLog($id("log"), this.words, this.code);
+    this.lobby = new Lobby(this, this.gameInfo, this.module.lobby || {});
+    this.panel = new ChatPanel($id("trade-panel"), { socket: this.socket });
+    if (this.module.panel) this.panel.extend(this.module.panel);
+    const log = logCard();
+    this.parts = { endgame: endFrame(), log: log.card };
+    this.log = new GameLog(log.list, (e) => this.describe(e), this.code);
     $id("loading").hidden = true;
     $id("trade-panel").hidden = false;
     this.showRoom();
@@ -116,10 +135,10 @@ class RoomPage {
     $id("lobby").hidden = !inLobby;
     $id("game").hidden = inLobby;
     document.body.classList.toggle("in-game", !inLobby);
-    // The trade-and-chat panel sits under the seats in the lobby; in the game it is a
-    // bottom sheet (phone) or the third column (wide screens).
+    // The chat panel sits under the seats in the lobby; in the game it is a bottom sheet
+    // (phone) or the last column (wide screens): after whatever the game put in #game.
     const chatHome = inLobby ? $id("lobby") : $id("game");
-    if ($id("trade-panel").parentElement !== chatHome) chatHome.append($id("trade-panel"));
+    if ($id("trade-panel") !== chatHome.lastElementChild) chatHome.append($id("trade-panel"));
     this.panel?.sync();
     if (inLobby) this.lobby.render(this.room, this.mySeat);
     else if (this.view) this.render();
@@ -179,7 +198,6 @@ class RoomPage {
     const wasMyTurn = this.isMyTurn();
     this.view = view;
     if (view.seat !== undefined && view.seat !== null && this.mySeat === null) this.mySeat = view.seat;
-    this.words.setView(view);
     $id("version").textContent = String(view.version);
     if (view.status === "lobby") {
       this.refreshRoom();
@@ -187,25 +205,36 @@ class RoomPage {
     }
     if (this.room && this.room.status === "lobby") this.room = { ...this.room, status: view.status };
     if (this.room && view.status === "finished") this.room.status = "finished";
+    this.mountGame();
+    this.freshEvents = msg.events || [];
     this.log.onView(msg, this.firstView);
     this.panel.onView(msg, this.firstView);
     this.firstView = false;
     this.showRoom();
     if (view.status === "finished" && !this.shownEnd) {
       this.shownEnd = true;
-      requestAnimationFrame(() => $id("endgame").scrollIntoView({ behavior: "smooth", block: "start" }));
+      requestAnimationFrame(() => this.parts.endgame.scrollIntoView({ behavior: "smooth", block: "start" }));
     }
-    if (!wasMyTurn && this.isMyTurn()) {
-      toast("Your turn!", "ok", 2500);
-      // Browsers refuse (and log an error) before the page was tapped once.
-      if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate(80);
-    }
-    document.title = `${this.isMyTurn() ? "● Your turn — " : ""}Karanor Online`;
+    turnCue(wasMyTurn, this.isMyTurn());
   }
 
   isMyTurn() {
     const v = this.view;
-    return Boolean(v && v.status === "playing" && v.seat !== null && v.turn?.seat === v.seat && v.turn?.phase !== "draft");
+    if (!v || !this.game) return false;
+    return Boolean(this.game.isMyTurn ? this.game.isMyTurn(v) : generic.isMyTurn(v));
+  }
+
+  /** The event in words, as the game says it. */
+  describe(event) {
+    if (!this.game) return null;
+    return this.game.describe ? this.game.describe(event, this.view) : null;
+  }
+
+  /** "You", or the seat's name. */
+  who(seat) {
+    if (this.game?.who) return this.game.who(seat, this.view);
+    if (seat === this.view?.seat) return "You";
+    return this.room?.seats?.find((s) => s.index === seat)?.name ?? `Seat ${seat + 1}`;
   }
 
   /** Send one command; the buttons stay disabled until the server answers.
@@ -237,63 +266,51 @@ class RoomPage {
     return ok;
   }
 
+  /** What a game module is given (docs/client.md: "The game module interface"). */
+  shell() {
+    const page = this;
+    return {
+      code: this.code,
+      game: this.gameId,
+      gameTitle: this.gameInfo?.title ?? null,
+      get room() { return page.room; },
+      get view() { return page.view; },
+      get seat() { return page.mySeat; },
+      get busy() { return page.busy; },
+      get presence() { return page.presence; },
+      send: (command) => this.send(command),
+      panel: this.panel,
+      parts: this.parts,
+      setBanner: (text) => { $id("turn-banner").textContent = text || ""; },
+      toast,
+    };
+  }
+
+  mountGame() {
+    if (this.game) return;
+    const root = $id("game");
+    this.game = this.module.mount(this.shell(), root, this.content);
+    // A game whose layout left out the end screen or the log still gets them.
+    if (!this.parts.endgame.isConnected) root.prepend(this.parts.endgame);
+    if (!this.parts.log.isConnected) root.append(this.parts.log);
+  }
+
   render() {
     const view = this.view;
-    if (!view || !this.board) {
-      if (view) this.setupGame();
-      if (!this.board) return;
-    }
+    if (!view || !this.game) return;
     const focus = document.activeElement?.dataset?.command;
-    const ctx = {
-      view, words: this.words, content: this.content, busy: this.busy,
-      send: (cmd) => this.send(cmd), presence: this.presence,
-    };
-    $id("turn-banner").textContent = turnText(view, this.words);
-    this.board.update(view, legalOf(view, "move"), { disabled: this.busy });
-    renderActions($id("actions"), ctx);
-    renderEndgame($id("endgame"), ctx);
-    renderHand($id("hand"), ctx);
-    renderPlayers($id("players"), ctx);
-    renderTable($id("table"), ctx);
-    this.panel.render(ctx);
-    this.renderChoice(ctx);
+    const events = this.freshEvents ?? null; // a new view's events, given once
+    this.freshEvents = null;
+    this.game.render(view, events);
+    renderEndFrame(this.parts.endgame, view, {
+      who: (seat) => this.who(seat),
+      details: this.game.endDetails ? (root, v) => this.game.endDetails(root, v) : null,
+    });
+    this.panel.render({ view, busy: this.busy, send: (cmd) => this.send(cmd) });
     if (focus) {
       const again = [...document.querySelectorAll("[data-command]")].find((n) => n.dataset.command === focus);
       if (again && !again.disabled) again.focus();
     }
-  }
-
-  renderChoice(ctx) {
-    const dialog = $id("modal");
-    const choices = (ctx.view.legal_actions || []).filter((a) =>
-      ["draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"].includes(a.type));
-    const key = choices.length ? `${ctx.view.version}:${choices[0].type}` : null;
-    const waiting = $id("choice-waiting");
-    if (key && this.modalHiddenKey && this.modalHiddenKey.split(":")[1] === choices[0].type && !this.busy) {
-      waiting.hidden = false; // the player chose to look at the board first
-      return;
-    }
-    waiting.hidden = true;
-    this.modalHiddenKey = null;
-    renderModal(dialog, ctx);
-    this.modalKey = key;
-  }
-
-  setupGame() {
-    if (this.board) return;
-    this.board = new Board($id("board"), this.content, { onMove: (cmd) => this.send(cmd) });
-    bindZoomButtons(this.board);
-    const dialog = $id("modal");
-    dialog.addEventListener("cancel", (e) => e.preventDefault()); // a choice cannot be skipped
-    const peek = h("button", { type: "button", class: "btn peek", onclick: () => {
-      this.modalHiddenKey = this.modalKey;
-      dialog.close();
-      $id("choice-waiting").hidden = false;
-    } }, "Look at the board first");
-    dialog.querySelector(".modal-body").append(peek);
-    const waiting = h("button", { type: "button", id: "choice-waiting", class: "btn primary choice-waiting", hidden: true,
-      onclick: () => { this.modalHiddenKey = null; this.render(); } }, "Make your choice");
-    document.body.append(waiting);
   }
 }
 

@@ -37,11 +37,8 @@ export function clear(node) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
-// --- game vocabulary --------------------------------------------------------------
+// --- seats: told apart by colour AND shape ------------------------------------------
 
-export const RESOURCES = ["wood", "ore", "cloth", "wine", "meat", "fruit", "diamond"];
-
-// Told apart by colour AND shape (colour-blind players, grey screens).
 export const SEAT_COLOURS = ["#c0392b", "#1f5fbf", "#1e8449", "#b9770e", "#7d3c98", "#138d90"];
 export const SEAT_SHAPES = ["circle", "square", "triangle", "diamond", "hexagon", "star"];
 export const seatColour = (i) => SEAT_COLOURS[i % SEAT_COLOURS.length];
@@ -96,51 +93,11 @@ export function amount(n, name, label = name) {
   return h("span", { class: `amount amount-${name}` }, icon(name, `${label}`), h("span", { text: n }));
 }
 
-/**
- * Icons for a trade bundle: gold, resources, partners, badges, artifacts.
- * `names` (a Words) turns badge and artifact ids into their names when given.
- */
-export function bundleNodes(bundle, names) {
-  const out = [];
-  if (!bundle) return out;
-  const badge = (id) => names?.badge?.(id) ?? id;
-  const artifact = (id) => names?.card?.("artifacts", id) ?? id;
-  if (bundle.gold) out.push(amount(bundle.gold, "gold"));
-  for (const r of RESOURCES) {
-    const n = bundle.resources?.[r];
-    if (n) out.push(amount(n, r));
-  }
-  for (const p of bundle.partners || []) {
-    out.push(h("span", { class: "chip partner" }, icon("partner", "partner"), icon(p), `${p} partner`));
-  }
-  for (const b of bundle.badges || []) {
-    out.push(h("span", { class: "chip badge" }, icon("badge", "badge"), badge(b)));
-  }
-  for (const a of bundle.artifacts || []) {
-    out.push(h("span", { class: "chip artifact" }, icon("artifact", "artifact"), artifact(a)));
-  }
-  return out;
-}
-
-export function bundleEmpty(bundle) {
-  if (!bundle) return true;
-  return !(bundle.gold || Object.values(bundle.resources || {}).some((n) => n)
-    || bundle.partners?.length || bundle.badges?.length || bundle.artifacts?.length);
-}
-
-export function bundleWords(bundle, names) {
-  const parts = [];
-  if (!bundle) return "nothing";
-  if (bundle.gold) parts.push(`${bundle.gold} gold`);
-  for (const r of RESOURCES) {
-    const n = bundle.resources?.[r];
-    if (n) parts.push(`${n} ${r}`);
-  }
-  for (const p of bundle.partners || []) parts.push(`the ${p} partner`);
-  for (const b of bundle.badges || []) parts.push(`a ${names?.badge?.(b) ?? b} badge`);
-  for (const a of bundle.artifacts || []) parts.push(`the artifact ${names?.card?.("artifacts", a) ?? a}`);
-  if (!parts.length) return "nothing";
-  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+/** "2–6 players", "1–4 players", "2 players". */
+export function playerRange(game) {
+  const { min_players: lo, max_players: hi } = game;
+  if (!lo && !hi) return "";
+  return lo === hi || !hi ? `${lo} players` : `${lo}–${hi} players`;
 }
 
 // --- toasts -------------------------------------------------------------------------

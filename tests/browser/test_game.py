@@ -170,9 +170,16 @@ def test_three_browsers_play_a_game(
     expect(bo.page.get_by_test_id("start-game")).to_be_hidden()
     expect(ana.page.locator("#resume-link")).to_have_value(f"{base}/r/{code}#token={ana.token}")
 
-    ana.page.select_option("select[name=end_prestige]", "2")
-    ana.page.select_option("select[name=start_seat]", "0")
-    ana.page.wait_for_timeout(300)
+    # Each change is saved at once (PUT /options): wait for the server's answers.
+    for name, value in (("end_prestige", "2"), ("start_seat", "0")):
+        with ana.page.expect_response(
+            lambda r: r.url.endswith("/options") and r.request.method == "PUT"
+        ) as saved:
+            ana.page.select_option(f"select[name={name}]", value)
+        assert saved.value.ok, saved.value.text()
+    # The others see the host's options, read-only.
+    expect(bo.page.locator("select[name=end_prestige]")).to_have_value("2")
+    expect(bo.page.locator("select[name=end_prestige]")).to_be_disabled()
     screens(ana.page, "lobby-phone", full_page=True)
     ana.page.get_by_test_id("start-game").click()
 

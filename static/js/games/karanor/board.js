@@ -1,5 +1,5 @@
 // The map: an SVG drawn from /api/content, updated from each view; pan and zoom.
-import { clear, s, seatColour, seatMark, seatShape } from "./util.js";
+import { clear, s, seatColour, seatMark, seatShape } from "../../util.js";
 
 const TERRAIN = {
   plain: "#dfe6a8", forest: "#9cc488", hills: "#d4c08a", mountain: "#bdb5aa",

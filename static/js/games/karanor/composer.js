@@ -2,7 +2,8 @@
 // chips for partners, badges and artifacts, a note; a Counter opens it prefilled.
 // What you give is capped by `private.tradeable`: it cannot send what you don't hold.
 import { LIVE, promised } from "./offers.js";
-import { RESOURCES, bundleEmpty, clear, h, icon, seatBadge } from "./util.js";
+import { clear, h, icon, seatBadge } from "../../util.js";
+import { RESOURCES, bundleEmpty } from "./goods.js";
 
 const NOTE_MAX = 200;
 const WANT_MAX = 99;

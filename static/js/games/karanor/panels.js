@@ -1,7 +1,9 @@
 // Player panels (everyone's public state), the viewer's own hand, and the table.
-import { actionButton, cardBody, legalOf } from "./actions.js";
+import { actionButton } from "../../legal.js";
+import { cardBody, legalOf } from "./actions.js";
 import { promisedNode } from "./offers.js";
-import { RESOURCES, amount, clear, h, icon, seatBadge, seatColour, seatShape } from "./util.js";
+import { amount, clear, h, icon, seatBadge, seatColour, seatShape } from "../../util.js";
+import { RESOURCES } from "./goods.js";
 
 /** One panel per player: gold, prestige, revenue, resources, partners, badges... */
 export function renderPlayers(root, ctx) {

@@ -1,19 +1,9 @@
 // What the player may do now: the action bar, card buttons, and the modal for
 // pending choices. Only commands listed in view.legal_actions are ever offered.
-import { amount, clear, h, icon } from "./util.js";
+import { actionButton, legalOf } from "../../legal.js";
+import { amount, clear, h, icon } from "../../util.js";
 
-/** A button that sends one legal command (data-testid=legal-action). */
-export function actionButton(ctx, cmd, label, { cls = "btn", title, children } = {}) {
-  const button = h("button", {
-    type: "button", class: cls, "data-testid": "legal-action", "data-type": cmd.type,
-    "data-command": JSON.stringify(cmd), title: title || null,
-    disabled: ctx.busy ? true : null,
-    onclick: () => ctx.send(cmd),
-  }, children || label);
-  return button;
-}
-
-export const legalOf = (view, type) => (view.legal_actions || []).filter((a) => a.type === type);
+export { legalOf };
 
 const BAR_TYPES = ["harvest", "work", "interact", "deliver", "recruit_partner", "buy_villa", "market", "end_turn"];
 // Offered elsewhere: moves on the map, cards in the hand, partners and artifacts in the panel.

@@ -1,5 +1,5 @@
 // Names and sentences: turns ids, events and commands into words for people.
-import { bundleEmpty, bundleWords } from "./util.js";
+import { bundleEmpty, bundleWords } from "./goods.js";
 
 export class Words {
   constructor(content) {

@@ -1,7 +1,8 @@
 // Trade offers as timeline bubbles: give and want with icons, for whom, status, whether
 // the viewer can afford it now (`can_accept`), and Accept / Decline / Counter / Withdraw.
 // Also what the rules say about trading right now, and what your open offers promise.
-import { RESOURCES, bundleNodes, h, icon, seatBadge, seatColour } from "./util.js";
+import { h, icon, seatBadge, seatColour } from "../../util.js";
+import { RESOURCES, bundleNodes } from "./goods.js";
 
 export const LIVE = ["open", "unavailable"];
 

@@ -1,0 +1,120 @@
+// Merchants of Karanor in the room page: the game module the shell loads for rooms whose
+// game is "karanor" (the interface is in docs/client.md). The map, the action bar, the
+// choice dialog, the hand, the player panels, the table, trades in the chat panel, the
+// words of the log and the end screen's score table and chart.
+import { clear, h } from "../../util.js";
+import { renderActions, renderModal, legalOf, turnText } from "./actions.js";
+import { Board, bindZoomButtons } from "./board.js";
+import { endDetails } from "./endgame.js";
+import { lobby } from "./lobby.js";
+import { renderHand, renderPlayers, renderTable } from "./panels.js";
+import { PANEL, Trades } from "./trade.js";
+import { Words } from "./words.js";
+
+export { lobby };
+
+/** What the shell shows before the game is mounted (the lobby's chat card). */
+export const panel = PANEL;
+
+const MODAL_TYPES = ["draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"];
+
+/**
+ * Build Karanor's table in `root` (the page's <main id="game">, empty).
+ * @param {object} shell  see docs/client.md: send, busy, presence, panel, parts, setBanner
+ * @param {HTMLElement} root
+ * @param {object} content  GET /api/games/karanor/content
+ */
+export function mount(shell, root, content) {
+  const words = new Words(content);
+  const el = {
+    board: h("div", { id: "board", class: "board", "data-testid": "board", "aria-label": "Map of Karanor" }),
+    actions: h("section", { id: "actions", class: "actions card", "aria-label": "Your actions" }),
+    hand: h("section", { id: "hand", class: "card hand", "aria-label": "Your cards" }),
+    players: h("section", { id: "players", class: "players", "aria-label": "Players" }),
+    table: h("section", { id: "table", class: "card table-info", "aria-label": "Table" }),
+  };
+  root.append(
+    h("section", { class: "board-col" },
+      h("div", { class: "board-wrap" },
+        el.board,
+        h("div", { class: "board-tools", role: "group", "aria-label": "Map zoom" },
+          h("button", { type: "button", class: "btn icon", id: "zoom-in", "aria-label": "Zoom in" }, "+"),
+          h("button", { type: "button", class: "btn icon", id: "zoom-out", "aria-label": "Zoom out" }, "−"),
+          h("button", { type: "button", class: "btn icon", id: "zoom-reset", "aria-label": "Show the whole map" }, "⤢")),
+        h("p", { id: "board-hint", class: "board-hint", hidden: true })),
+      el.actions),
+    h("section", { class: "side-col" },
+      shell.parts.endgame, el.hand, el.players, el.table, shell.parts.log));
+
+  const board = new Board(el.board, content, { onMove: (cmd) => shell.send(cmd) });
+  bindZoomButtons(board);
+  const trades = new Trades(shell.panel, { code: shell.code, words, send: (cmd) => shell.send(cmd) });
+
+  // The choice dialog (draft, artifact, quest choice, discard, business pick).
+  const dialog = h("dialog", { id: "modal", class: "modal", "aria-labelledby": "modal-title" },
+    h("div", { class: "modal-body" }, h("h2", { id: "modal-title" }), h("div", { id: "modal-content" })));
+  let modalKey = null;
+  let modalHiddenKey = null;
+  dialog.addEventListener("cancel", (e) => e.preventDefault()); // a choice cannot be skipped
+  const peek = h("button", { type: "button", class: "btn peek", onclick: () => {
+    modalHiddenKey = modalKey;
+    dialog.close();
+    waiting.hidden = false;
+  } }, "Look at the board first");
+  dialog.querySelector(".modal-body").append(peek);
+  const waiting = h("button", { type: "button", id: "choice-waiting", class: "btn primary choice-waiting", hidden: true,
+    onclick: () => { modalHiddenKey = null; game.render(shell.view, null); } }, "Make your choice");
+  document.body.append(dialog, waiting);
+
+  function renderChoice(ctx) {
+    const choices = (ctx.view.legal_actions || []).filter((a) => MODAL_TYPES.includes(a.type));
+    const key = choices.length ? `${ctx.view.version}:${choices[0].type}` : null;
+    if (key && modalHiddenKey && modalHiddenKey.split(":")[1] === choices[0].type && !ctx.busy) {
+      waiting.hidden = false; // the player chose to look at the board first
+      return;
+    }
+    waiting.hidden = true;
+    modalHiddenKey = null;
+    renderModal(dialog, ctx);
+    modalKey = key;
+  }
+
+  const game = {
+    render(view) {
+      words.setView(view);
+      const ctx = {
+        view, words, content, busy: shell.busy,
+        send: (cmd) => shell.send(cmd), presence: shell.presence,
+      };
+      shell.setBanner(turnText(view, words));
+      board.update(view, legalOf(view, "move"), { disabled: shell.busy });
+      renderActions(el.actions, ctx);
+      renderHand(el.hand, ctx);
+      renderPlayers(el.players, ctx);
+      renderTable(el.table, ctx);
+      renderChoice(ctx);
+    },
+    describe(event, view) {
+      if (view) words.setView(view);
+      return words.event(event);
+    },
+    who(seat, view) {
+      if (view) words.setView(view);
+      return words.who(seat);
+    },
+    endDetails(box, view) {
+      endDetails(box, view, words);
+    },
+    isMyTurn(view) {
+      return Boolean(view && view.status === "playing" && view.seat !== null
+        && view.turn?.seat === view.seat && view.turn?.phase !== "draft");
+    },
+    destroy() {
+      dialog.remove();
+      waiting.remove();
+      clear(root);
+    },
+  };
+  void trades;
+  return game;
+}

@@ -1,0 +1,38 @@
+// Karanor's lobby extension: the options form keeps the words and choices it always
+// had (the shell draws the rest from the options schema). The first player is chosen by
+// name among the seats taken; the end of the game offers the rulebook's number or a
+// shorter or longer game.
+import { selectField } from "../../options.js";
+
+const END_PRESTIGE = [2, 3, 5, 6, 8, 10, 12, 15];
+
+export const lobby = {
+  order: ["max_players", "end_prestige", "start_seat", "public_quests", "two_player_market"],
+  labels: {
+    max_players: "Players (max)",
+    end_prestige: "Prestige to end",
+    start_seat: "First player",
+    public_quests: "Quests shown to everyone",
+    two_player_market: "Market (2 players)",
+  },
+  fields: {
+    end_prestige: () => selectField("end_prestige", "Prestige to end",
+      [{ value: null, label: "rulebook" }, ...END_PRESTIGE.map((n) => ({ value: n, label: String(n) }))]),
+    start_seat: (ctx = {}) => {
+      let taken = ctx.room?.seats || [];
+      const seats = () => [{ value: "random", label: "random" },
+        ...taken.map((s) => ({ value: s.index, label: s.name }))];
+      const field = selectField("start_seat", "First player", seats());
+      const write = field.write;
+      field.refresh = (c) => {
+        taken = c.room?.seats || [];
+        field.choices(seats());
+      };
+      // A seat not taken (yet) is not offered: "random" shows until it is.
+      field.write = (v) => {
+        if (v === "random" || taken.some((s) => s.index === v)) write(v);
+      };
+      return field;
+    },
+  },
+};

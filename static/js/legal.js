@@ -1,0 +1,62 @@
+// The commands the seat may send now (view.legal_actions) as buttons: the one hook every
+// game page shares (data-testid=legal-action, data-type, data-command), and a plain
+// renderer that offers every legal command as a button, for any game without a page of
+// its own (or for what a game's page has no special place for).
+import { clear, h } from "./util.js";
+
+/** A button that sends one legal command. `ctx`: {busy, send(cmd)}. */
+export function actionButton(ctx, cmd, label, { cls = "btn", title, children } = {}) {
+  return h("button", {
+    type: "button", class: cls, "data-testid": "legal-action", "data-type": cmd.type,
+    "data-command": JSON.stringify(cmd), title: title || null,
+    disabled: ctx.busy ? true : null,
+    onclick: () => ctx.send(cmd),
+  }, children || label);
+}
+
+export const legalOf = (view, type) => (view.legal_actions || []).filter((a) => a.type === type);
+
+const words = (s) => String(s).replaceAll("_", " ");
+
+function valueText(v) {
+  if (v === null || v === undefined) return "none";
+  if (Array.isArray(v)) return v.map(valueText).join(", ");
+  if (typeof v === "object") {
+    return Object.entries(v).filter(([, x]) => x !== 0 && x !== null && x !== undefined)
+      .map(([k, x]) => `${typeof x === "object" ? `${words(k)}: ${valueText(x)}` : `${x} ${words(k)}`}`).join(", ");
+  }
+  return String(v);
+}
+
+/** A command in plain words, from its fields alone: "move · to: north gate". */
+export function commandLabel(cmd) {
+  const rest = Object.entries(cmd).filter(([k]) => k !== "type")
+    .map(([k, v]) => `${words(k)}: ${words(valueText(v))}`);
+  const head = words(cmd.type);
+  return rest.length ? `${head.charAt(0).toUpperCase()}${head.slice(1)} · ${rest.join(" · ")}`
+    : `${head.charAt(0).toUpperCase()}${head.slice(1)}`;
+}
+
+/**
+ * Every command of `list` (default: all of view.legal_actions) as a button, grouped by
+ * type. `ctx`: {view, busy, send(cmd)}; `label(cmd)` names a button (default: commandLabel).
+ */
+export function renderLegalActions(root, ctx, { list, label = commandLabel } = {}) {
+  clear(root);
+  const legal = list ?? (ctx.view.legal_actions || []);
+  if (!legal.length) {
+    root.append(h("p", { class: "muted", text: ctx.view.status === "finished"
+      ? "The game is over." : "Nothing to do right now: waiting for the others." }));
+    return root;
+  }
+  const groups = new Map();
+  for (const cmd of legal) {
+    if (!groups.has(cmd.type)) groups.set(cmd.type, []);
+    groups.get(cmd.type).push(cmd);
+  }
+  for (const [type, cmds] of groups) {
+    root.append(h("div", { class: "legal-group", role: "group", "aria-label": words(type) },
+      ...cmds.map((cmd) => actionButton(ctx, cmd, label(cmd), { cls: "btn" }))));
+  }
+  return root;
+}
