@@ -164,7 +164,7 @@ def _backup_jsonl(url: str, partial: Path, *, compress: bool) -> BackupReport:
                         "format": FORMAT,
                         "version": FORMAT_VERSION,
                         "revision": revision,
-                        "tables": [t.name for t in tables],
+                        "tables": [str(t.name) for t in tables],
                     }
                     out.write(orjson.dumps(header) + b"\n")
                     for table in tables:
@@ -175,8 +175,8 @@ def _backup_jsonl(url: str, partial: Path, *, compress: bool) -> BackupReport:
                         )
                         for row in result.mappings():
                             line = {
-                                "table": table.name,
-                                "row": {k: _jsonable(v) for k, v in row.items()},
+                                "table": str(table.name),
+                                "row": {str(k): _jsonable(v) for k, v in row.items()},
                             }
                             out.write(orjson.dumps(line) + b"\n")
                             rows[table.name] += 1
