@@ -76,6 +76,11 @@ class Settings(BaseSettings):
         validation_alias="ALLOWED_ORIGINS",
         description="CORS / WebSocket origins allowed besides our own; comma-separated.",
     )
+    games: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="More games to host besides the built-in ones, as import paths "
+        "`package.module:GAME` (comma-separated; see docs/architecture.md).",
+    )
     trust_proxy: bool = Field(
         default=False,
         description="Behind a reverse proxy: believe its X-Forwarded-For/-Proto (from the "
@@ -198,7 +203,7 @@ class Settings(BaseSettings):
             return None
         return Path(rest.split("?", 1)[0])
 
-    @field_validator("allowed_origins", mode="before")
+    @field_validator("allowed_origins", "games", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):

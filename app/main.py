@@ -9,13 +9,14 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from app import __version__
+from app import __version__, metrics
 from app.config import Settings, get_settings
+from app.games import registry
 from app.realtime.hub import Hub
 from app.rooms import cleanup
 from app.rooms.service import RoomService
-from app.store.db import create_db_engine, create_sessionmaker
-from app.web import health, pages, rooms, ws
+from app.store.db import create_db_engine
+from app.web import games, health, pages, rooms, ws
 from app.web.errors import MAX_BODY_BYTES, BodyLimitMiddleware, install_error_handlers
 from app.web.security import SecurityHeadersMiddleware
 
@@ -51,6 +52,13 @@ async def _cleanup_loop(app: FastAPI, every: float) -> None:
         await asyncio.sleep(every)
 
 
+def _command_measured(game: str, seconds: float, code: str | None) -> None:
+    if code is None:
+        metrics.command_done(seconds, game)
+    else:
+        metrics.error(code)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application; the schema must already be migrated (`karanor serve` does it)."""
     settings = settings or get_settings()
@@ -61,8 +69,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.database_url, sqlite_synchronous=settings.sqlite_synchronous
         )
         app.state.engine = engine
-        app.state.sessionmaker = create_sessionmaker(engine)
-        app.state.rooms = RoomService(engine, settings, Hub())
+        registry.add_plugins(settings.games)
+        app.state.rooms = RoomService(
+            engine,
+            settings,
+            Hub(),
+            on_batch=metrics.writer_batch,
+            on_command=_command_measured,
+        )
         app.state.socket_limits = ws.SocketLimits(settings)
         app.state.room_quota = rooms.room_quota(settings.rooms_per_hour)
         # A database down at start: /healthz says so, and bots wake on the next command.
@@ -96,7 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES)
     app.add_middleware(SecurityHeadersMiddleware)  # outermost: every answer, errors included
     app.include_router(health.router)
+    app.include_router(games.router)
     app.include_router(rooms.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    games.document_commands(app)
     return app

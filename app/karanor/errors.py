@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
+from app.games.base import RuleError as _GameRuleError
 
-class RuleError(ValueError):
+
+class RuleError(_GameRuleError):
     """A command the rules refuse. `code` is stable and machine-readable; the
     message is for a person and names the input and the situation."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"RuleError({self.code!r}, {self.message!r})"

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 import uuid
 from collections.abc import Callable, Coroutine
@@ -36,7 +35,6 @@ from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
-PREFIX_ENV = "KARANOR_REDIS_PREFIX"
 DEFAULT_PREFIX = "karanor"
 PRESENCE_REFRESH = 5.0  # seconds between a process's presence refreshes
 PRESENCE_STALE = 15.0  # a field not refreshed for this long belongs to a dead process
@@ -58,18 +56,14 @@ return 0
 """
 
 
-def redis_prefix() -> str:
-    """Key and channel prefix: `KARANOR_REDIS_PREFIX` (several deployments, or tests,
-    may share one Redis), default `karanor`."""
-    return os.environ.get(PREFIX_ENV, "").strip() or DEFAULT_PREFIX
-
-
 class RedisBus:
     """This process's link to the others through one Redis server."""
 
-    def __init__(self, url: str, prefix: str | None = None) -> None:
+    def __init__(self, url: str, prefix: str = DEFAULT_PREFIX) -> None:
+        """`prefix` names keys and channels (several deployments, or tests, may share
+        one Redis: `Settings.redis_prefix`)."""
         self.url = url
-        self.prefix = prefix or redis_prefix()
+        self.prefix = prefix.strip() or DEFAULT_PREFIX
         self.process_id = uuid.uuid4().hex[:12]
         self.redis: aioredis.Redis = aioredis.Redis.from_url(
             url, socket_connect_timeout=OP_TIMEOUT, socket_timeout=OP_TIMEOUT
@@ -117,7 +111,11 @@ class RedisBus:
 
     def publish(self, code: str, notice: dict[str, Any]) -> None:
         """Queue a notice for the other processes; never waits, never raises."""
-        data = orjson.dumps({**notice, "p": self.process_id})
+        try:
+            data = orjson.dumps({**notice, "p": self.process_id}, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:
+            log.exception("a notice that cannot be serialised was dropped: %r", notice)
+            return
         try:
             self._queue.put_nowait((self.channel(code), data))
         except asyncio.QueueFull:

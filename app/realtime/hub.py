@@ -3,13 +3,16 @@
 Every socket has its own bounded send queue drained by its own task, so a slow
 client never stalls the room: enqueueing never waits, and a socket whose queue
 overflows is closed (it reconnects and gets a whole fresh view).
+
+A seat's socket is bound to the seat's identity (its id), never to its place at the
+table: which view it gets is decided at send time from the room's seats as they are
+then (`deliver(..., index_of)`), and a socket whose seat is gone is closed instead.
 """
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -17,17 +20,16 @@ log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 512
 CLOSE_TOO_SLOW = 1013  # "try again later"
+CLOSE_SEAT_REMOVED = 4403
 
 
 class Connection:
-    """One WebSocket of a room: a seat's (`seat` is its index) or a spectator's (None)."""
+    """One WebSocket of a room: a seat's (`seat_id` is the seat's identity) or a
+    spectator's (`seat_id` None)."""
 
-    def __init__(
-        self, websocket: WebSocket, code: str, seat: int | None, seat_id: int | None
-    ) -> None:
+    def __init__(self, websocket: WebSocket, code: str, seat_id: int | None) -> None:
         self.websocket = websocket
         self.code = code
-        self.seat = seat
         self.seat_id = seat_id
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
         self._close_code: int | None = None
@@ -47,7 +49,7 @@ class Connection:
         try:
             self._queue.put_nowait(data)
         except asyncio.QueueFull:
-            log.info("closing a slow socket of room %s (seat %s)", self.code, self.seat)
+            log.info("closing a slow socket of room %s (seat id %s)", self.code, self.seat_id)
             self.close(CLOSE_TOO_SLOW)
 
     def close(self, code: int = 1000) -> None:
@@ -89,9 +91,9 @@ class Hub:
         self._rooms: dict[str, set[Connection]] = {}
 
     def add(self, conn: Connection) -> bool:
-        """Register `conn`; True if its seat was not connected before."""
+        """Register `conn`; True if its seat had no socket here before."""
         conns = self._rooms.setdefault(conn.code, set())
-        fresh = conn.seat is not None and conn.seat not in self.seats_connected(conn.code)
+        fresh = conn.seat_id is not None and conn.seat_id not in self.seat_ids(conn.code)
         conns.add(conn)
         conn.start()
         return fresh
@@ -104,7 +106,7 @@ class Hub:
         conns.discard(conn)
         if not conns:
             del self._rooms[conn.code]
-        return conn.seat is not None and conn.seat not in self.seats_connected(conn.code)
+        return conn.seat_id is not None and conn.seat_id not in self.seat_ids(conn.code)
 
     def codes(self) -> list[str]:
         """The rooms with at least one socket here."""
@@ -113,39 +115,56 @@ class Hub:
     def connections(self, code: str) -> list[Connection]:
         return list(self._rooms.get(code, ()))
 
-    def seats_connected(self, code: str) -> set[int]:
-        return {c.seat for c in self._rooms.get(code, ()) if c.seat is not None}
+    def sockets(self) -> int:
+        return sum(map(len, self._rooms.values()))
 
-    def viewers(self, code: str) -> set[int | None]:
-        """Every distinct viewer (seat index, or None for spectators) with a socket."""
-        return {c.seat for c in self._rooms.get(code, ())}
+    def seat_ids(self, code: str) -> set[int]:
+        """The seats (by id) with a socket here."""
+        return {c.seat_id for c in self._rooms.get(code, ()) if c.seat_id is not None}
+
+    def has_spectators(self, code: str) -> bool:
+        return any(c.seat_id is None for c in self._rooms.get(code, ()))
 
     def broadcast(self, code: str, data: bytes) -> None:
         for conn in self.connections(code):
             conn.send(data)
 
-    def deliver(self, code: str, messages: dict[int | None, bytes]) -> None:
-        """Send each socket the message made for its viewer (if there is one)."""
+    def deliver(
+        self, code: str, messages: Mapping[int | None, bytes], index_of: Mapping[int, int]
+    ) -> None:
+        """Send each socket the message made for its viewer: a spectator's for a
+        spectator, and for a seat the one of the index `index_of` gives its seat id
+        now. A socket whose seat is no longer in `index_of` is closed, never served."""
         for conn in self.connections(code):
-            data = messages.get(conn.seat)
+            if conn.seat_id is None:
+                data = messages.get(None)
+            else:
+                index = index_of.get(conn.seat_id)
+                if index is None:
+                    conn.close(CLOSE_SEAT_REMOVED)
+                    continue
+                data = messages.get(index)
             if data is not None:
                 conn.send(data)
 
-    def per_viewer(self, code: str, make: Callable[[int | None], bytes]) -> None:
-        """Send each socket `make(viewer)`, computed once per viewer."""
+    def per_viewer(
+        self, code: str, make: Callable[[int | None], bytes], index_of: Mapping[int, int]
+    ) -> None:
+        """Send each socket `make(viewer)`, computed once per viewer (as `deliver`)."""
         made: dict[int | None, bytes] = {}
         for conn in self.connections(code):
-            if conn.seat not in made:
-                made[conn.seat] = make(conn.seat)
-            conn.send(made[conn.seat])
+            viewer: int | None = None
+            if conn.seat_id is not None:
+                index = index_of.get(conn.seat_id)
+                if index is None:
+                    conn.close(CLOSE_SEAT_REMOVED)
+                    continue
+                viewer = index
+            if viewer not in made:
+                made[viewer] = make(viewer)
+            conn.send(made[viewer])
 
-    def reindex(self, code: str, moved: dict[int, int]) -> None:
-        """Seats renumbered in the lobby: `moved` maps seat ids to their new index."""
-        for conn in self.connections(code):
-            if conn.seat_id in moved:
-                conn.seat = moved[conn.seat_id]
-
-    def close_seat(self, code: str, seat_id: int, close_code: int) -> None:
+    def close_seat(self, code: str, seat_id: int, close_code: int = CLOSE_SEAT_REMOVED) -> None:
         for conn in self.connections(code):
             if conn.seat_id == seat_id:
                 conn.close(close_code)
@@ -154,6 +173,3 @@ class Hub:
         for code in list(codes if codes is not None else self._rooms):
             for conn in self.connections(code):
                 conn.close(close_code)
-
-    def stats(self) -> dict[str, Any]:
-        return {"rooms": len(self._rooms), "sockets": sum(map(len, self._rooms.values()))}

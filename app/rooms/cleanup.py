@@ -15,20 +15,14 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Engine, Table, delete, func, select
+from sqlalchemy import Engine
 
+from app.store import retention
 from app.store.db import read_connection, write_transaction
-from app.store.models import ChatMessage, Game, GameEvent, Room, Seat
 
 log = logging.getLogger(__name__)
-
-rooms = cast(Table, Room.__table__)
-seats = cast(Table, Seat.__table__)
-games = cast(Table, Game.__table__)
-game_events = cast(Table, GameEvent.__table__)
-chat_messages = cast(Table, ChatMessage.__table__)
 
 
 @dataclass(frozen=True)
@@ -76,43 +70,13 @@ def expired_rooms(
     # A room can only have expired if its own row is older than the shortest retention.
     oldest = now - timedelta(days=min(kept))
     with read_connection(db) as conn:
-        candidates = conn.execute(
-            select(rooms.c.id, rooms.c.code, rooms.c.status, rooms.c.updated_at).where(
-                rooms.c.updated_at < oldest
-            )
-        ).all()
-        if not candidates:
-            return []
-        ids = [row.id for row in candidates]
-        game_at = dict(
-            conn.execute(
-                select(games.c.room_id, func.max(games.c.updated_at))
-                .where(games.c.room_id.in_(ids))
-                .group_by(games.c.room_id)
-            ).all()
-        )
-        event_at = dict(
-            conn.execute(
-                select(games.c.room_id, func.max(game_events.c.created_at))
-                .join(game_events, game_events.c.game_id == games.c.id)
-                .where(games.c.room_id.in_(ids))
-                .group_by(games.c.room_id)
-            ).all()
-        )
-        chat_at = dict(
-            conn.execute(
-                select(chat_messages.c.room_id, func.max(chat_messages.c.created_at))
-                .where(chat_messages.c.room_id.in_(ids))
-                .group_by(chat_messages.c.room_id)
-            ).all()
-        )
+        candidates = retention.rooms_unchanged_since(conn, before=oldest)
     out: list[Expired] = []
     for row in candidates:
         days = limits.get(row.status, idle_days)
         if days <= 0:
             continue
-        times = [row.updated_at, game_at.get(row.id), event_at.get(row.id), chat_at.get(row.id)]
-        last = max(t for t in (_utc(_parse(x)) for x in times) if t is not None)
+        last = max(t for t in (_utc(_parse(x)) for x in row.times) if t is not None)
         if last < now - timedelta(days=days):
             out.append(Expired(row.code, row.status, last))
     out.sort(key=lambda r: r.last_activity)
@@ -129,16 +93,7 @@ def _parse(value: Any) -> datetime | None:
 def delete_room(db: Engine, code: str) -> bool:
     """Delete one room and everything of it; False if it was not there."""
     with write_transaction(db) as conn:
-        room_id = conn.execute(select(rooms.c.id).where(rooms.c.code == code)).scalar()
-        if room_id is None:
-            return False
-        game_ids = select(games.c.id).where(games.c.room_id == room_id).scalar_subquery()
-        conn.execute(delete(game_events).where(game_events.c.game_id.in_(game_ids)))
-        conn.execute(delete(games).where(games.c.room_id == room_id))
-        conn.execute(delete(chat_messages).where(chat_messages.c.room_id == room_id))
-        conn.execute(delete(seats).where(seats.c.room_id == room_id))
-        conn.execute(delete(rooms).where(rooms.c.id == room_id))
-    return True
+        return retention.delete_room(conn, code=code)
 
 
 def cleanup(

@@ -1,7 +1,7 @@
-"""Rebuild a game from its log: (content, options, seed, names) + every accepted command.
+"""Rebuild a game from its log: (game, options, seed, names) + every accepted command.
 
-The engine is deterministic (its RNG lives in the state), so replaying the log
-must give exactly the stored snapshot; `tests/platform` checks it.
+Games are deterministic (their RNG lives in the state), so replaying the log must
+give exactly the stored snapshot; `tests/platform` checks it.
 """
 
 from collections.abc import Iterable
@@ -9,52 +9,49 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from app.karanor import engine
-from app.karanor.state import State
+from app.games import registry
+from app.games.base import Game
+from app.rooms import loading
+from app.rooms.model import Room
 from app.store import repo
 from app.store.db import read_connection
 
 
 def replay(
-    content: str,
+    game: Game,
     options: dict[str, Any],
     seed: int,
     names: list[str],
     commands: Iterable[tuple[int, dict[str, Any]]],
-) -> State:
+) -> Any:
     """Set the game up and apply each (seat, command) in order.
 
     :raises RuleError: if the log holds a command the rules refuse (a corrupt log).
     """
-    state = engine.new_game(content, options, seed, names)
+    state = game.new_game(options, seed, names)
     for seat, command in commands:
-        engine.apply(state, seat, command)
+        game.apply(state, seat, game.parse_command(command))
     return state
 
 
-def replay_room(db: Engine, code: str) -> tuple[State, dict[str, Any]]:
-    """The room's game replayed from its log, and the stored snapshot (brought to the
-    head by the log rows after it) to compare with.
+def replay_room(db: Engine, code: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The room's game replayed from its whole log, and the game as the server loads it
+    (the stored snapshot brought to the head by the log rows after it), both as dicts.
 
-    :raises LookupError: no such room, or no game in it yet.
+    :raises LookupError: no such room, no game in it yet, or a game this server lacks.
     """
     with read_connection(db) as conn:
         room = repo.room_by_code(conn, code=code)
         if room is None:
             raise LookupError(f"no room {code!r}")
-        game = repo.game_of_room(conn, room_id=room.id)
+        game = registry.get(room.game)
         if game is None:
+            raise LookupError(f"room {code!r} plays {room.game!r}, not hosted here")
+        head = repo.game_of_room(conn, room_id=room.id)
+        if head is None:
             raise LookupError(f"room {code!r} has no game yet")
         names = [s.name for s in repo.seats_of(conn, room_id=room.id)]
-        log = repo.events_after(conn, game_id=game.id, after=0)
-        stored = repo.game_snapshot(conn, game_id=game.id)
-    state = replay(
-        game.content_pack, game.options, game.seed, names, ((r.seat, r.command) for r in log)
-    )
-    # The snapshot is written every few versions (and at the end): the log rows after
-    # it bring it to the head, as a server does when it loads the game.
-    stored_state = State.from_dict(stored.snapshot)
-    for row in log:
-        if stored.snapshot_version < row.version <= stored.version:
-            engine.apply(stored_state, row.seat, row.command)
-    return state, stored_state.to_dict()
+        log = repo.events_after(conn, game_id=head.id, after=0)
+        loaded = loading.load(conn, Room(code, room.id, game), head.id)
+    state = replay(game, head.options, head.seed, names, ((r.seat, r.command) for r in log))
+    return game.to_dict(state), game.to_dict(loaded.state)

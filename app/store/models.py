@@ -67,6 +67,8 @@ class Room(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     code: Mapped[str] = mapped_column(String(32), unique=True)
+    # The game's registry id (column "game"; `game` is the relationship to its game row).
+    game_kind: Mapped[str] = mapped_column("game", String(32))
     status: Mapped[str] = mapped_column(String(16), default="lobby", server_default="lobby")
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     host_seat: Mapped[int | None] = mapped_column(Integer)

@@ -24,8 +24,8 @@ Record = Any
 # --- rooms and seats ------------------------------------------------------------------
 
 
-def insert_room(conn: Connection, *, code: str, options: dict[str, Any]) -> int:
-    result = conn.execute(insert(rooms).values(code=code, options=options, host_seat=0))
+def insert_room(conn: Connection, *, code: str, game: str, options: dict[str, Any]) -> int:
+    result = conn.execute(insert(rooms).values(code=code, game=game, options=options, host_seat=0))
     room_id: int = result.inserted_primary_key[0]  # type: ignore[index]
     return room_id
 

@@ -2,36 +2,43 @@
 
 Two kinds of work are queued:
 
+- `append(record)`: one accepted command to log (`LogRecord`). The writer drains
+  what is waiting, writes every waiting record in ONE transaction (sorted by game,
+  so that on PostgreSQL several processes take row locks in the same order) and
+  commits: a group commit. Each record is answered with its own `Appended`
+  outcome as soon as that commit is done. A record whose compare-and-set on the
+  game version fails (another process moved the game first) writes nothing and is
+  answered `CONFLICT`; the others are unaffected. A database error (a unique-index
+  race with another process, a deadlock, a failed commit) rolls the whole batch
+  back and each record is written again alone, in its own transaction, and
+  answered with that outcome (`DUPLICATE` when its command id was logged first).
 - `solo(fn, *args)`: `fn` runs alone on the writer thread (it opens its own
-  transaction); used for lobby changes, chat, room creation;
-- `group(job)`: a step of a group commit. The writer drains what is waiting, opens ONE
-  write transaction, runs every waiting job's `step(conn)` in it (sorted by `key`, so
-  that on PostgreSQL several processes take row locks in the same order), commits,
-  and only then calls each job's `finish(pending)` and answers it. A job whose step
-  raises a non-database error (a refusal: nothing was written) is answered with that
-  error and the others go on. A database error (a unique-index race with another
-  process, a deadlock, a failed commit) rolls the whole batch back: every job's
-  `abort()` drops what it changed in memory and each job is run again alone
-  (`job.alone()`, in its own transaction) and answered with that outcome.
+  transaction); lobby changes, chat, room creation.
 
-On SQLite this also ends lock contention between threads of the process (no more
-BEGIN IMMEDIATE waiting on the busy handler); on PostgreSQL the row locks and the
-compare-and-set on the game version keep several processes correct, as before.
+The writer knows nothing of rooms or games: it is handed rows and says whether
+they are in the database. Data flows one way; the caller decides what follows.
+
+On SQLite this also ends lock contention between threads of the process (no
+BEGIN IMMEDIATE waiting on the busy handler); on PostgreSQL the compare-and-set on
+the game version keeps several processes correct.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from app.store import repo
 from app.store.db import write_transaction
 
 log = logging.getLogger(__name__)
@@ -40,20 +47,57 @@ T = TypeVar("T")
 MAX_BATCH = 128
 
 
-class GroupJob(Protocol):
-    key: int
+@dataclass(frozen=True, slots=True)
+class LogRecord:
+    """One accepted command: the log row of version `old_version + 1` of a game."""
 
-    def step(self, conn: Connection) -> Any: ...  # inside the shared transaction
+    game_id: int
+    room_id: int
+    old_version: int
+    seat: int
+    command_id: str
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+    status: str  # the game's status after it: "playing" or "finished"
+    snapshot: dict[str, Any] | None = None  # the state after it, when it is to be kept
 
-    def finish(self, pending: Any) -> Any: ...  # after the commit: the answer
 
-    def abort(self) -> None: ...  # the batch was rolled back: drop in-memory changes
+class Appended(enum.Enum):
+    """What became of a `LogRecord`."""
 
-    def alone(self) -> Any: ...  # run again in a transaction of its own: the answer
+    COMMITTED = "committed"  # logged: version old_version + 1 is durable
+    CONFLICT = "conflict"  # the game was not at old_version: nothing written
+    DUPLICATE = "duplicate"  # (game, seat, command id) was logged before: nothing written
+
+
+class _Conflict(Exception):
+    """The compare-and-set failed: this record alone is not written."""
+
+
+def write_record(conn: Connection, record: LogRecord) -> None:
+    """Write one record in the caller's transaction.
+
+    :raises _Conflict: the game is not at `record.old_version` (nothing written).
+    """
+    written = repo.append_event(
+        conn,
+        game_id=record.game_id,
+        old_version=record.old_version,
+        seat=record.seat,
+        command_id=record.command_id,
+        command=record.command,
+        events=record.events,
+        snapshot=record.snapshot,
+        status=record.status,
+    )
+    if not written:
+        raise _Conflict
+    if record.status == "finished":
+        repo.set_room_status(conn, room_id=record.room_id, status="finished", expect="playing")
 
 
 class _Item:
-    __slots__ = ("args", "fn", "future", "job", "loop")
+    __slots__ = ("args", "fn", "future", "loop", "record")
 
     def __init__(
         self,
@@ -61,13 +105,13 @@ class _Item:
         future: asyncio.Future[Any],
         fn: Callable[..., Any] | None = None,
         args: tuple[Any, ...] = (),
-        job: GroupJob | None = None,
+        record: LogRecord | None = None,
     ) -> None:
         self.loop = loop
         self.future = future
         self.fn = fn
         self.args = args
-        self.job = job
+        self.record = record
 
 
 def _set(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
@@ -80,16 +124,23 @@ def _set(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
 
 
 class Writer:
-    """The process's writer thread (started lazily on first use)."""
+    """The process's writer thread (started lazily on first use).
 
-    def __init__(self, engine: Engine, max_batch: int = MAX_BATCH) -> None:
+    `on_batch(size)`, when given, is called on the writer thread after each group
+    commit (metrics)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        max_batch: int = MAX_BATCH,
+        on_batch: Callable[[int], None] | None = None,
+    ) -> None:
         self.engine = engine
         self.max_batch = max_batch
+        self.on_batch = on_batch
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
-        self.batches = 0  # statistics: batches committed and jobs in them
-        self.grouped = 0
 
     def _ensure(self) -> None:
         if self._thread is not None:
@@ -101,17 +152,22 @@ class Writer:
                 self._thread = thread
 
     async def solo(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` alone on the writer thread; its result or its exception."""
         self._ensure()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._queue.put(_Item(loop, future, fn=fn, args=args))
         return await future
 
-    async def group(self, job: GroupJob) -> Any:
+    async def append(self, record: LogRecord) -> Appended:
+        """Log one command (group commit); answered once its transaction is committed.
+
+        :raises SQLAlchemyError: the database failed (nothing of this record written).
+        """
         self._ensure()
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._queue.put(_Item(loop, future, job=job))
+        future: asyncio.Future[Appended] = loop.create_future()
+        self._queue.put(_Item(loop, future, record=record))
         return await future
 
     def stop(self) -> None:
@@ -145,9 +201,9 @@ class Writer:
                     stop = True
                     break
                 items.append(more)
-            grouped = [i for i in items if i.job is not None]
-            if grouped:
-                self._run_group(grouped)
+            records = [i for i in items if i.record is not None]
+            if records:
+                self._run_group(records)
             for item in items:
                 if item.fn is not None:
                     self._run_solo(item)
@@ -164,48 +220,53 @@ class Writer:
             self._answer(item, True, value)
 
     def _run_alone(self, item: _Item) -> None:
-        assert item.job is not None
+        """One record in a transaction of its own."""
+        assert item.record is not None
         try:
-            value = item.job.alone()
+            with write_transaction(self.engine) as conn:
+                write_record(conn, item.record)
+        except _Conflict:
+            self._answer(item, True, Appended.CONFLICT)
+        except IntegrityError:
+            # Another process logged this command id, or this version, first: both
+            # mean nothing of ours is in; the caller reads the log to tell which.
+            self._answer(item, True, Appended.DUPLICATE)
         except BaseException as error:  # noqa: BLE001
             self._answer(item, False, error)
         else:
-            self._answer(item, True, value)
+            self._answer(item, True, Appended.COMMITTED)
 
     def _run_group(self, items: list[_Item]) -> None:
         if len(items) == 1:
             self._run_alone(items[0])
+            self._batch_done(1)
             return
-        items.sort(key=lambda i: i.job.key if i.job is not None else 0)
-        outcomes: list[tuple[bool, Any]] = []
+        items.sort(key=lambda i: i.record.game_id if i.record is not None else 0)
+        outcomes: list[Appended] = []
         try:
             with write_transaction(self.engine) as conn:
                 for item in items:
-                    assert item.job is not None
+                    assert item.record is not None
                     try:
-                        outcomes.append((True, item.job.step(conn)))
-                    except SQLAlchemyError:
-                        raise
-                    except Exception as error:  # a refusal: nothing written
-                        outcomes.append((False, error))
-        except Exception as error:
+                        write_record(conn, item.record)
+                    except _Conflict:
+                        outcomes.append(Appended.CONFLICT)
+                    else:
+                        outcomes.append(Appended.COMMITTED)
+        except SQLAlchemyError as error:
             log.info("group commit of %d commands failed (%r): one by one", len(items), error)
-            for item in items:
-                assert item.job is not None
-                try:
-                    item.job.abort()
-                except Exception:
-                    log.exception("abort after a failed group commit")
             for item in items:
                 self._run_alone(item)
             return
-        self.batches += 1
-        self.grouped += len(items)
-        for item, (ok, value) in zip(items, outcomes, strict=True):
-            assert item.job is not None
-            if ok:
-                try:
-                    value = item.job.finish(value)
-                except BaseException as error:  # noqa: BLE001
-                    ok, value = False, error
-            self._answer(item, ok, value)
+        except BaseException as error:  # noqa: BLE001 (a bug: every waiting task hears it)
+            for item in items:
+                self._answer(item, False, error)
+            return
+        self._batch_done(len(items))
+        for item, outcome in zip(items, outcomes, strict=True):
+            self._answer(item, True, outcome)
+
+    def _batch_done(self, size: int) -> None:
+        if self.on_batch is not None:
+            with contextlib.suppress(Exception):
+                self.on_batch(size)

@@ -1,7 +1,8 @@
 """Every error as `{"error": {"code", "message"}}`, and the request size limit.
 
-Nothing a client sends may produce a 500: validation is a 422 `bad_request`, a
-rule refusal a 400 with the engine's code, a database outage a 503.
+Nothing a client sends may produce a 500: validation is a 422 `bad_request`; the
+rooms service raises only `PlatformError` (a rule refusal is a 400 with the game's
+code, a database outage a 503 `unavailable`), mapped here by its status.
 """
 
 import logging
@@ -11,11 +12,9 @@ import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.karanor.errors import RuleError
 from app.rooms.errors import PlatformError
 
 log = logging.getLogger(__name__)
@@ -53,10 +52,6 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, PlatformError)
         return error_response(exc.status, exc.code, exc.message)
 
-    async def rule(_: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, RuleError)
-        return error_response(400, exc.code, exc.message)
-
     async def validation(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         return error_response(422, "bad_request", _validation_message(exc))
@@ -73,19 +68,13 @@ def install_error_handlers(app: FastAPI) -> None:
             response.headers[key] = value
         return response
 
-    async def database(_: Request, exc: Exception) -> JSONResponse:
-        log.error("database error: %s", exc)
-        return error_response(503, "unavailable", "the database is unavailable; try again")
-
     async def internal(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error", exc_info=exc)
         return error_response(500, "internal_error", "something went wrong on the server")
 
     app.add_exception_handler(PlatformError, platform)
-    app.add_exception_handler(RuleError, rule)
     app.add_exception_handler(RequestValidationError, validation)
     app.add_exception_handler(HTTPException, http)
-    app.add_exception_handler(SQLAlchemyError, database)
     app.add_exception_handler(Exception, internal)
 
 

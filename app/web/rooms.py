@@ -68,8 +68,7 @@ async def create_room(
     body: S.CreateRoom, request: Request, response: Response, service: ServiceDep
 ) -> S.RoomCreated:
     _check_room_quota(request)
-    options = body.options.given() if body.options else None
-    code, token = await service.create_room(body.name, options)
+    code, token = await service.create_room(body.name, body.options, body.game)
     _set_seat_cookie(request, response, code, token)
     return S.RoomCreated(code=code, url=f"/r/{code}", seat=S.SeatToken(index=0, token=token))
 
@@ -123,7 +122,7 @@ async def add_bot(caller: SeatDep, service: ServiceDep, body: S.AddBot | None = 
     summary="Host: change the room options in the lobby",
 )
 async def set_options(body: S.SetOptions, caller: SeatDep, service: ServiceDep) -> dict[str, Any]:
-    return await service.set_options(caller, body.options.given())
+    return await service.set_options(caller, body.options)
 
 
 @router.post(
@@ -135,8 +134,7 @@ async def set_options(body: S.SetOptions, caller: SeatDep, service: ServiceDep) 
 async def start_game(
     caller: SeatDep, service: ServiceDep, body: S.StartGame | None = None
 ) -> dict[str, Any]:
-    options = body.options.given() if body and body.options else None
-    return await service.start(caller, options)
+    return await service.start(caller, body.options if body else None)
 
 
 @router.post(

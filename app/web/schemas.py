@@ -17,37 +17,34 @@ ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 CommandId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
 
-# How a command looks in OpenAPI: an object with a `type`; the engine checks the rest.
+# How a command looks in OpenAPI: an object with a `type`; the room's game checks the
+# rest (the schemas of every hosted game's commands are added by `app.web.games`).
 COMMAND_SCHEMA: dict[str, Any] = {
     "required": ["type"],
     "properties": {"type": {"type": "string", "examples": ["end_turn"]}},
 }
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "description": "the game's options (`GET /api/games` gives each game's schema); "
+    "the ones left out keep their current value (or the default)",
+    "examples": [{"max_players": 4}],
+}
+GameId = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_]*$"),
+]
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class RoomOptions(Strict):
-    """Room options; the ones left out keep their current value (or the default)."""
-
-    max_players: int | None = Field(default=None, ge=2, le=6, description="2 to 6 seats")
-    public_quests: bool | None = Field(default=None, description="quest cards face up")
-    two_player_market: bool | None = Field(default=None, description="the 2-player market")
-    start_seat: Annotated[int, Field(ge=0, le=5)] | Literal["random"] | None = Field(
-        default=None, description='first player: a seat number or "random"'
-    )
-    end_prestige: int | None = Field(
-        default=None, ge=1, le=30, description="prestige that ends the game (null: the rules')"
-    )
-
-    def given(self) -> dict[str, Any]:
-        return self.model_dump(exclude_unset=True)
+Options = Annotated[dict[str, Any], Field(json_schema_extra=OPTIONS_SCHEMA)]
 
 
 class CreateRoom(Strict):
     name: Name
-    options: RoomOptions | None = None
+    game: GameId | None = Field(default=None, description='a game id (default "karanor")')
+    options: Options | None = None
 
 
 class JoinRoom(Strict):
@@ -59,11 +56,11 @@ class AddBot(Strict):
 
 
 class StartGame(Strict):
-    options: RoomOptions | None = None
+    options: Options | None = None
 
 
 class SetOptions(Strict):
-    options: RoomOptions
+    options: Options
 
 
 class CommandIn(Strict):
@@ -113,6 +110,7 @@ class SeatOut(BaseModel):
 class RoomOut(BaseModel):
     code: str
     url: str
+    game: str = Field(description="the game the room plays")
     status: Literal["lobby", "playing", "finished"]
     seats: list[SeatOut]
     options: dict[str, Any]
@@ -159,6 +157,19 @@ class ViewOut(BaseModel):
     offers: list[dict[str, Any]]
     legal_actions: list[dict[str, Any]]
     result: dict[str, Any] | None
+
+
+class GameOut(BaseModel):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: dict[str, Any] = Field(description="JSON schema of the game's options")
+    defaults: dict[str, Any] = Field(description="every option's default value")
+
+
+class GamesOut(BaseModel):
+    games: list[GameOut]
 
 
 class ErrorBody(BaseModel):

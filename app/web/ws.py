@@ -24,11 +24,9 @@ from urllib.parse import urlsplit
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
 from app.config import Settings
-from app.karanor.errors import RuleError
 from app.realtime.hub import Connection
 from app.rooms import tokens
 from app.rooms.errors import PlatformError
@@ -148,9 +146,7 @@ async def _serve(
     token: str | None,
 ) -> None:
     seat = caller.seat
-    conn = Connection(
-        websocket, caller.code, seat.index if seat else None, seat.id if seat else None
-    )
+    conn = Connection(websocket, caller.code, seat.id if seat else None)
     limiter = RateLimiter(settings.ws_message_rate, settings.ws_message_burst, max_keys=1)
     idle = settings.ws_idle_seconds or None
     try:
@@ -236,17 +232,18 @@ async def _handle(
     if isinstance(message, S.WsPing | S.WsResync) and not limiter.allow(None):
         conn.send(error_message(None, "rate_limited", "too many messages: slow down"))
         return
-    if isinstance(message, S.WsPing):
-        conn.send(b'{"type":"pong"}')
-        return
     try:
         try:
+            # Every message, pings included, is authorised again: a seat removed or a
+            # token revoked since the socket opened stops here.
             caller = await _authorise(service, caller, token)
         except PlatformError as error:
             conn.send(error_message(command_id, error.code, error.message))
             conn.close(4000 + error.status)
             return
-        if isinstance(message, S.WsCommand):
+        if isinstance(message, S.WsPing):
+            conn.send(b'{"type":"pong"}')
+        elif isinstance(message, S.WsCommand):
             if caller.seat is None:
                 raise PlatformError(403, "forbidden", "spectators may not send commands")
             result = await service.command(
@@ -257,11 +254,8 @@ async def _handle(
             await service.chat(caller, message.text)
         else:
             await service.resync(conn)
-    except (PlatformError, RuleError) as error:
+    except PlatformError as error:
         conn.send(error_message(command_id, error.code, error.message))
-    except SQLAlchemyError as error:
-        log.error("database error on a socket of room %s: %s", conn.code, error)
-        conn.send(error_message(command_id, "unavailable", "the database is unavailable"))
     except Exception:
         log.exception("a message on a socket of room %s failed", conn.code)
         conn.send(error_message(command_id, "internal_error", "something went wrong"))

@@ -91,4 +91,4 @@ def test_kill_9_loses_no_acknowledged_command(serve: Callable[..., ServerProcess
         state, snapshot = replay_room(engine, room.code)
     finally:
         engine.dispose()
-    assert state.to_dict() == snapshot
+    assert state == snapshot

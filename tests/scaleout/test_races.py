@@ -101,4 +101,4 @@ def test_racing_commands_one_wins_and_the_log_stays_whole(
         state, snapshot = replay_room(engine, room.code)
     finally:
         engine.dispose()
-    assert state.to_dict() == snapshot
+    assert state == snapshot

@@ -28,7 +28,9 @@ def test_models_round_trip(migrated_database_url: str) -> None:
     sessions = create_sessionmaker(engine)
     try:
         with sessions.begin() as session:
-            room = Room(code="KRN1", options={"players": 3, "secret_quests": True})
+            room = Room(
+                code="KRN1", game_kind="karanor", options={"players": 3, "secret_quests": True}
+            )
             room.seats = [Seat(index=0, name="Ada", token_hash="h0", is_host=True)]
             room.seats.append(Seat(index=1, name="Bot", is_bot=True))
             room.game = Game(content_pack="base", seed=2**62, snapshot={"phase": "draft"})

@@ -1,0 +1,76 @@
+"""Which games this server hosts: a game id -> its `Game` object.
+
+The built-in games are named here (and only here); more can be added by import path
+(`KARANOR_GAMES=package.module:GAME`, read by `app.config.Settings.games`), which is
+how a test plugs a toy game into a real server process.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
+from app.games.base import Game
+
+DEFAULT_GAME = "karanor"
+BUILTIN: dict[str, str] = {
+    "karanor": "app.karanor.game:GAME",
+    "darkroad": "app.darkroad.game:GAME",
+}
+
+_games: dict[str, Game] = {}
+_loaded = False
+
+
+def load(path: str) -> Game:
+    """Import `module:attribute` and check it is a `Game`.
+
+    :raises ValueError: the path does not name a `Game`.
+    """
+    module, _, attribute = path.partition(":")
+    try:
+        game = getattr(importlib.import_module(module), attribute or "GAME")
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"no game at {path!r}: {error}") from error
+    if not isinstance(game, Game):
+        raise ValueError(f"{path!r} is not a game (see app.games.base.Game)")
+    return game
+
+
+def register(game: Game) -> None:
+    """Host `game` (a second registration of the same id replaces the first)."""
+    _games[game.id] = game
+
+
+def _builtin() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for game_id, path in BUILTIN.items():
+        if game_id in _games:
+            continue
+        try:
+            register(load(path))
+        except ValueError:
+            # A game whose package is not there yet (the second game while it is being
+            # written) is simply not hosted; the default game must be.
+            if game_id == DEFAULT_GAME:
+                raise
+
+
+def add_plugins(paths: Iterable[str]) -> None:
+    """Host the games named by import path (settings)."""
+    for path in paths:
+        register(load(path))
+
+
+def get(game_id: str) -> Game | None:
+    _builtin()
+    return _games.get(game_id)
+
+
+def games() -> list[Game]:
+    """Every hosted game, the default one first."""
+    _builtin()
+    return sorted(_games.values(), key=lambda g: (g.id != DEFAULT_GAME, g.id))

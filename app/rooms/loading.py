@@ -1,0 +1,125 @@
+"""A room's game in memory, loaded from the store and kept up with the stored version.
+
+- `load`: the stored snapshot, then the log rows after it replayed (the engine is
+  deterministic): the one way a game is rebuilt, used by the live cache, by
+  `app.rooms.replay` and by a cold load after eviction.
+- `sync`: the in-memory game brought to (at least) the stored version. Behind by a
+  few versions (another process moved the game), the missed log rows are replayed on
+  the copy and each version's messages for the wanted viewers appended to `out`, in
+  order; otherwise (no copy, or far behind) the game is loaded again and one message
+  carries the events the sockets missed.
+
+Both run in a worker thread with a read connection, under the room's lock.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import Connection
+
+from app.games.base import Game, RuleError
+from app.rooms import views
+from app.rooms.model import LiveGame, Messages, Room, Viewer, seat_info
+from app.store import repo
+
+log = logging.getLogger(__name__)
+
+REPLAY_MAX = 64  # further behind than this, a process reloads the snapshot instead
+
+
+def replay_rows(game: Game, state: Any, rows: Iterable[Any], live: LiveGame | None = None) -> None:
+    """Apply logged commands (rows with `seat`, `command`, `command_id`) to `state`.
+
+    :raises RuleError: a logged command the rules refuse (a corrupt log).
+    """
+    for row in rows:
+        game.apply(state, row.seat, game.parse_command(row.command))
+        if live is not None:
+            live.remember(row.seat, row.command_id)
+
+
+def load(conn: Connection, room: Room, game_id: int) -> LiveGame:
+    """The game as stored: snapshot plus the log rows after it; the seats re-read."""
+    stored = repo.game_snapshot(conn, game_id=game_id)
+    room.seats = [seat_info(s) for s in repo.seats_of(conn, room_id=room.room_id)]
+    game = room.game
+    live = LiveGame(
+        game_id,
+        stored.version,
+        game.from_dict(stored.snapshot),
+        frozenset(s.index for s in room.seats if s.bot),
+    )
+    at = stored.snapshot_version
+    if at < stored.version:
+        rows = repo.events_after(conn, game_id=game_id, after=at, limit=stored.version - at)
+        if [r.version for r in rows] != list(range(at + 1, stored.version + 1)):
+            raise RuntimeError(f"room {room.code}: log rows missing after version {at}")
+        replay_rows(game, live.state, rows, live)
+    return live
+
+
+def sync(
+    conn: Connection,
+    room: Room,
+    game_id: int,
+    version: int,
+    wanted: set[Viewer],
+    out: list[Messages],
+) -> LiveGame:
+    """The in-memory game brought to the stored `version` (see the module docstring).
+    Once `out` is delivered, the room's sockets have seen every version up to the
+    result's."""
+    live = room.live
+    if live is not None and live.game_id != game_id:
+        live = room.live = None
+    if live is not None and live.version == version:
+        room.pushed = live.version
+        return live
+    if live is not None and live.version < version <= live.version + REPLAY_MAX:
+        rows = repo.events_after(
+            conn, game_id=game_id, after=live.version, limit=version - live.version
+        )
+        if [r.version for r in rows] == list(range(live.version + 1, version + 1)):
+            try:
+                for row in rows:
+                    replay_rows(room.game, live.state, [row])
+                    live.advance(row.version, row.seat, row.command_id)
+                    if wanted:
+                        out.append(views.messages(room, live, wanted, row.events))
+            except RuleError:
+                log.exception("room %s: replaying version %d failed", room.code, version)
+            else:
+                room.pushed = live.version
+                return live
+        # A copy that cannot be brought forward is dropped; the sockets have seen what
+        # was appended so far.
+        room.pushed = live.version
+    room.live = None
+    live = room.live = load(conn, room, game_id)
+    since = room.pushed
+    if wanted and (since is None or since < live.version):
+        events: list[dict[str, Any]] = []
+        if since is not None and live.version - since <= REPLAY_MAX:
+            for row in repo.events_after(conn, game_id=game_id, after=since):
+                if row.version <= live.version:
+                    events.extend(row.events)
+        out.append(views.messages(room, live, wanted, events))
+    room.pushed = live.version
+    return live
+
+
+def current(
+    conn: Connection, room: Room, viewer: Viewer, wanted: set[Viewer], out: list[Messages]
+) -> tuple[bytes, int]:
+    """(view JSON, version) of `viewer` now, after catching up (messages for the room's
+    sockets appended to `out`); the lobby view before the start."""
+    game_row = repo.game_of_room(conn, room_id=room.room_id)
+    if game_row is None:
+        row = repo.room_by_code(conn, code=room.code)
+        room.seats = [seat_info(s) for s in repo.seats_of(conn, room_id=room.room_id)]
+        return views.lobby_view(room, viewer, row.options), 0
+    live = sync(conn, room, game_row.id, game_row.version, wanted, out)
+    return views.view_bytes(room, live, viewer), live.version

@@ -1,0 +1,271 @@
+"""The lobby: rooms made, seats taken and freed, bots seated, options set, the game
+dealt. Every change is one write transaction on a room still in its lobby, under the
+room's lock, then pushed to the room's sockets and noticed to the other processes."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from app.games import registry
+from app.games.base import Game
+from app.rooms import errors, tokens, views
+from app.rooms.cache import RoomCache
+from app.rooms.context import Platform
+from app.rooms.fanout import Fanout
+from app.rooms.model import Caller, LiveGame, Room, SeatInfo, seat_info
+from app.store import repo
+from app.store.db import write_transaction
+
+T = TypeVar("T")
+
+
+def game_named(game_id: str | None) -> Game:
+    """The hosted game `game_id` (None: the default game). :raises PlatformError: 400."""
+    game = registry.get(game_id or registry.DEFAULT_GAME)
+    if game is None:
+        raise errors.unknown_game(str(game_id))
+    return game
+
+
+def checked_options(
+    game: Game, given: Mapping[str, Any] | None, current: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """`given` options over `current` ones, checked by the game: 422 `bad_request` for
+    an unknown option or a value of the wrong shape, 400 `bad_options` for values the
+    rules refuse together."""
+    try:
+        game.options_model.model_validate(dict(given or {}))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ())) or "options"
+        raise errors.PlatformError(
+            422, "bad_request", f"options.{where}: {first.get('msg', 'invalid')}"
+        ) from None
+    with errors.translated():
+        return game.normalise_options({**(current or {}), **(given or {})})
+
+
+def require_host(caller: Caller) -> SeatInfo:
+    if caller.seat is None:
+        raise errors.bad_token()
+    if not caller.seat.host:
+        raise errors.not_host()
+    return caller.seat
+
+
+def _lobby_room(conn: Connection, code: str) -> Any:
+    row = repo.room_by_code(conn, code=code)
+    if row is None:
+        raise errors.unknown_room(code)
+    if row.status != "lobby":
+        raise errors.PlatformError(409, "room_started", "the game has already started")
+    return row
+
+
+class Lobby:
+    def __init__(self, platform: Platform, cache: RoomCache, fanout: Fanout) -> None:
+        self.p = platform
+        self.cache = cache
+        self.fanout = fanout
+
+    async def create(
+        self, name: str, game_id: str | None, options: Mapping[str, Any] | None
+    ) -> tuple[str, str]:
+        """A new room with its creator as host on seat 0; returns (code, token)."""
+        game = game_named(game_id)
+        opts = checked_options(game, options)
+        token = tokens.new_seat_token()
+
+        def tx() -> str:
+            code = tokens.new_room_code()
+            with write_transaction(self.p.db) as conn:
+                room_id = repo.insert_room(conn, code=code, game=game.id, options=opts)
+                repo.insert_seat(
+                    conn,
+                    room_id=room_id,
+                    index=0,
+                    name=name,
+                    token_hash=tokens.hash_token(token),
+                    is_host=True,
+                )
+            return code
+
+        return await self.p.write(tx), token
+
+    async def _change(
+        self,
+        room: Room,
+        fn: Callable[[Connection, Any], T],
+        notice: Callable[[T], dict[str, Any]] | None = None,
+    ) -> T:
+        """Run `fn(conn, room row)` in a write transaction on a room still in its lobby,
+        then push the lobby to the room's sockets and tell the other processes (with
+        what `notice` adds); under the room lock. One retry on a unique-index race
+        (another process took the same seat index)."""
+        async with room.lock:
+
+            def tx() -> tuple[T, list[SeatInfo]]:
+                for attempt in range(2):
+                    try:
+                        with write_transaction(self.p.db) as conn:
+                            out = fn(conn, _lobby_room(conn, room.code))
+                            seats = repo.seats_of(conn, room_id=room.room_id)
+                            return out, [seat_info(s) for s in seats]
+                    except IntegrityError:
+                        if attempt:
+                            raise
+                raise AssertionError("unreachable")
+
+            out, room.seats = await self.p.write(tx)
+            room.auth.clear()
+            extra = notice(out) if notice is not None else {}
+            await self.fanout.push_lobby(room)
+        self.p.publish(room.code, {"t": "lobby", **extra})
+        return out
+
+    @staticmethod
+    def _free_index(conn: Connection, room: Room, row: Any) -> int:
+        taken = len(repo.seats_of(conn, room_id=row.id))
+        limit = room.game.seat_limit(row.options)
+        if taken >= limit:
+            raise errors.PlatformError(409, "room_full", f"all {limit} seats are taken")
+        return taken
+
+    async def join(self, room: Room, name: str) -> tuple[int, str]:
+        """Take the next free seat; returns (index, token).
+
+        :raises PlatformError: 409 `room_full` or `room_started`.
+        """
+        token = tokens.new_seat_token()
+
+        def add(conn: Connection, row: Any) -> int:
+            index = self._free_index(conn, room, row)
+            repo.insert_seat(
+                conn,
+                room_id=row.id,
+                index=index,
+                name=name,
+                token_hash=tokens.hash_token(token),
+            )
+            return index
+
+        return await self._change(room, add), token
+
+    async def add_bot(self, room: Room, caller: Caller, name: str | None) -> int:
+        require_host(caller)
+
+        def add(conn: Connection, row: Any) -> int:
+            index = self._free_index(conn, room, row)
+            repo.insert_seat(
+                conn,
+                room_id=row.id,
+                index=index,
+                name=name or f"Bot {index + 1}",
+                token_hash=None,
+                is_bot=True,
+            )
+            return index
+
+        return await self._change(room, add)
+
+    async def remove_seat(self, room: Room, caller: Caller, index: int) -> None:
+        """The host frees seat `index` before the start; later seats move down one. The
+        removed seat's sockets close, everywhere; the others keep their seat (by id)
+        and find its new place at their next message.
+
+        :raises PlatformError: 404 `unknown_seat`, 409 `cannot_remove_host`.
+        """
+        require_host(caller)
+
+        def remove(conn: Connection, row: Any) -> int:
+            seats = {s.index: s for s in repo.seats_of(conn, room_id=row.id)}
+            if index not in seats:
+                raise errors.PlatformError(404, "unknown_seat", f"there is no seat {index}")
+            if seats[index].is_host:
+                raise errors.PlatformError(409, "cannot_remove_host", "the host's seat stays")
+            repo.remove_seat(conn, room_id=row.id, index=index)
+            removed: int = seats[index].id
+            return removed
+
+        def notice(removed: int) -> dict[str, Any]:
+            self.p.hub.close_seat(room.code, removed)
+            return {"removed": removed}
+
+        await self._change(room, remove, notice)
+
+    async def set_options(self, room: Room, caller: Caller, options: Mapping[str, Any]) -> None:
+        require_host(caller)
+        game = room.game
+
+        def change(conn: Connection, row: Any) -> None:
+            opts = checked_options(game, options, row.options)
+            seated = len(repo.seats_of(conn, room_id=row.id))
+            if game.seat_limit(opts) < seated:
+                raise errors.PlatformError(
+                    400, "bad_options", f"{seated} seated: the options allow fewer seats"
+                )
+            repo.set_room_options(conn, room_id=row.id, options=opts)
+
+        await self._change(room, change)
+
+    async def start(
+        self, room: Room, caller: Caller, options: Mapping[str, Any] | None
+    ) -> LiveGame:
+        """Deal the game: lobby -> playing, version 0; its first view to every socket.
+
+        :raises PlatformError: 409 `room_started`, `not_enough_players`; 400 `bad_options`.
+        """
+        require_host(caller)
+        game = room.game
+        async with room.lock:
+
+            def tx() -> LiveGame:
+                with write_transaction(self.p.db) as conn:
+                    row = _lobby_room(conn, room.code)
+                    opts = checked_options(game, options, row.options)
+                    seats = [seat_info(s) for s in repo.seats_of(conn, room_id=row.id)]
+                    if len(seats) < game.min_players:
+                        raise errors.PlatformError(
+                            409,
+                            "not_enough_players",
+                            f"{game.title} needs at least {game.min_players} seats",
+                        )
+                    if game.seat_limit(opts) < len(seats):
+                        raise errors.PlatformError(
+                            400, "bad_options", f"{len(seats)} seated: the options allow fewer"
+                        )
+                    seed = secrets.randbits(63)
+                    with errors.translated():
+                        state = game.new_game(opts, seed, [s.name for s in seats])
+                    game_id = repo.insert_game(
+                        conn,
+                        room_id=row.id,
+                        content_pack=game.content_pack,
+                        options=opts,
+                        seed=seed,
+                        snapshot=game.to_dict(state),
+                    )
+                    repo.set_room_options(conn, room_id=row.id, options=opts)
+                    if not repo.set_room_status(
+                        conn, room_id=row.id, status="playing", expect="lobby"
+                    ):
+                        raise errors.PlatformError(
+                            409, "room_started", "the game has already started"
+                        )
+                room.seats, room.options = seats, opts
+                return LiveGame(game_id, 0, state, frozenset(s.index for s in seats if s.bot))
+
+            live = room.live = await self.p.write(tx)
+            room.auth.clear()
+            self.fanout.version(room, live, [])
+        self.p.publish(room.code, {"t": "v", "v": 0})
+        return live
+
+    def info_now(self, room: Room, status: str, version: int | None) -> dict[str, Any]:
+        return views.room_info(room, status, room.options, version, self.fanout.connected(room))

@@ -1,0 +1,119 @@
+"""Views: what each viewer of a room is sent, built once per version and viewer.
+
+A viewer is a seat index or None (spectators). A seat's socket is bound to the
+seat's id; `Hub.deliver` finds its view through the room's seats as they are at
+send time (`Room.index_of`), so a socket can never get another seat's view.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from app.realtime.hub import Hub
+from app.rooms.model import LiveGame, Messages, Room, Viewer
+
+
+def dumps(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def iso(at: datetime) -> str:
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return at.isoformat().replace("+00:00", "Z")
+
+
+def viewers(hub: Hub, room: Room) -> set[Viewer]:
+    """The distinct viewers with a socket here (seats by their index now)."""
+    index_of = room.index_of()
+    out: set[Viewer] = {index_of[i] for i in hub.seat_ids(room.code) if i in index_of}
+    if hub.has_spectators(room.code):
+        out.add(None)
+    return out
+
+
+def view_bytes(room: Room, live: LiveGame, viewer: Viewer) -> bytes:
+    """The serialised view of `viewer` at the live version, computed once per version
+    (the game's public part once for every viewer)."""
+    data = live.views.get(viewer)
+    if data is None:
+        game = room.game
+        if live.public is None or live.public[0] != live.version:
+            live.public = (live.version, game.public_part(live.state))
+        picture = game.view(live.state, viewer, live.public[1])
+        picture["version"] = live.version
+        picture.setdefault("game", game.id)
+        data = live.views[viewer] = dumps(picture)
+    return data
+
+
+def view_message(room: Room, live: LiveGame, viewer: Viewer, events: list[dict[str, Any]]) -> bytes:
+    return b'{"type":"view","version":%d,"events":%s,"view":%s}' % (
+        live.version,
+        dumps(room.game.events_for(events, viewer)),
+        view_bytes(room, live, viewer),
+    )
+
+
+def messages(
+    room: Room, live: LiveGame, wanted: set[Viewer], events: list[dict[str, Any]]
+) -> Messages:
+    return {v: view_message(room, live, v, events) for v in wanted}
+
+
+def whole(view: bytes, version: int) -> bytes:
+    """A view message with no events (a socket's first, or a resync)."""
+    return b'{"type":"view","version":%d,"events":[],"view":%s}' % (version, view)
+
+
+def lobby_view(room: Room, viewer: Viewer, options: dict[str, Any]) -> bytes:
+    return dumps(
+        {
+            "version": 0,
+            "status": "lobby",
+            "game": room.game.id,
+            "seat": viewer,
+            "turn": None,
+            "players": [
+                {"seat": s.index, "name": s.name, "bot": s.bot, "host": s.host} for s in room.seats
+            ],
+            "private": None,
+            "board": None,
+            "offers": [],
+            "legal_actions": [],
+            "result": None,
+            "options": options,
+        }
+    )
+
+
+def room_info(
+    room: Room, status: str, options: dict[str, Any], version: int | None, connected: set[int]
+) -> dict[str, Any]:
+    """The room as `GET /api/rooms/{code}` and the "room" message show it; `connected`
+    holds the ids of the seats with a socket on some process."""
+    return {
+        "code": room.code,
+        "url": f"/r/{room.code}",
+        "game": room.game.id,
+        "status": status,
+        "seats": [
+            {
+                "index": s.index,
+                "name": s.name,
+                "bot": s.bot,
+                "host": s.host,
+                "connected": s.bot or s.id in connected,
+            }
+            for s in room.seats
+        ],
+        "options": options,
+        "version": version,
+    }
+
+
+def chat_message(seat: int | None, name: str, text: str, at: datetime) -> bytes:
+    return dumps({"type": "chat", "seat": seat, "name": name, "text": text, "at": iso(at)})

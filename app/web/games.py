@@ -1,0 +1,97 @@
+"""The games this server hosts: `GET /api/games` and each game's client content."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, FastAPI, Path, Request, Response
+
+from app.rooms.service import RoomService
+from app.web import schemas as S
+
+router = APIRouter(tags=["games"])
+
+DEFAULT_GAME = "karanor"  # what `/api/content` (the first client's route) serves
+
+
+@router.get("/api/games", response_model=S.GamesOut, summary="The games this server hosts")
+def list_games() -> dict[str, Any]:
+    return {"games": RoomService.games()}
+
+
+@functools.lru_cache(maxsize=8)
+def _content_bytes(game: str) -> tuple[bytes, str]:
+    body = orjson.dumps(RoomService.catalogue(game), option=orjson.OPT_NON_STR_KEYS)
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def _content(request: Request, game: str) -> Response:
+    body, etag = _content_bytes(game)
+    headers = {"ETag": etag, "Cache-Control": "public, max-age=300"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
+
+
+_CONTENT_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {}}},
+    304: {"description": "unchanged"},
+    404: {"model": S.ErrorOut},
+}
+
+
+@router.get(
+    "/api/games/{game}/content",
+    summary="A game's content for the browser: its board and every card with its text",
+    responses=_CONTENT_RESPONSES,
+)
+def game_content(request: Request, game: Annotated[str, Path(max_length=32)]) -> Response:
+    return _content(request, game)
+
+
+@router.get(
+    "/api/content",
+    summary="Merchants of Karanor's content (the same as /api/games/karanor/content)",
+    responses=_CONTENT_RESPONSES,
+)
+def content(request: Request) -> Response:
+    return _content(request, DEFAULT_GAME)
+
+
+def document_commands(app: FastAPI) -> None:
+    """Show every hosted game's commands in the OpenAPI schema of `CommandIn.command`."""
+    base = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = base()
+        defs = schema.setdefault("components", {}).setdefault("schemas", {})
+        variants = []
+        for command_schema in RoomService.command_schemas():
+            command = dict(command_schema)
+            for name, definition in command.pop("$defs", {}).items():
+                defs[name] = definition
+            variants.append(command)
+        target = defs.get("CommandIn", {}).get("properties", {}).get("command")
+        if target is not None and variants:
+            target["anyOf"] = _relink(variants)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _relink(value: Any) -> Any:
+    """`#/$defs/X` references (pydantic's) -> `#/components/schemas/X` (OpenAPI's)."""
+    if isinstance(value, dict):
+        return {
+            k: (v.replace("#/$defs/", "#/components/schemas/") if k == "$ref" else _relink(v))
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_relink(v) for v in value]
+    return value
