@@ -406,7 +406,8 @@ def _gain_deed(s: State, c: Content, p: Player, pick: str, ev: Events) -> None:
     assert d is not None
     s.courtyard[i] = None
     p.deeds.append(d)
-    ev.append({"type": "deed", "seat": p.seat, "from": f"slot {i}", "deed": d})
+    ev.append({"type": "deed", "seat": p.seat, "from": f"slot {i}"})
+    ev.append({"type": "deed_taken", "seat": p.seat, "deed": d, "to": p.seat})
     _apply_effect(s, c, p, c.banners[i], ev)
 
 

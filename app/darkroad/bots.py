@@ -1,0 +1,241 @@
+"""Players for the Dark Road: a random bot and a greedy bot that plays to score.
+
+Both take `decide(state, seat, actions=None) -> Command` (the legal actions are listed if
+not given). The greedy bot tries each listed command on a copy of the state whose RNG is
+re-seeded (it cannot see the real dice before they are rolled) and keeps the command whose
+result it values most (`worth`): the final score as it would stand now, plus what its
+wagon holds toward more (goods a commission asks for, heroes to deliver, lanterns,
+quartz, illuminated dice), and for a move or a plan the best activation it reaches.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import actions as A
+from . import engine as E
+from . import storage as st
+from .state import ACTIVATE, MOVE, OVER, Player, State
+
+
+class RandomBot:
+    """Uniform over command types, then over commands of that type; ends its turn only
+    when nothing else is left, now and then earlier."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(
+        self, s: State, seat: int, actions: Sequence[A.Command] | None = None
+    ) -> A.Command:
+        acts = list(actions) if actions is not None else E.legal_actions(s, seat)
+        by_type: dict[str, list[A.Command]] = {}
+        for a in acts:
+            by_type.setdefault(a.type, []).append(a)
+        kinds = sorted(by_type)
+        if "end_turn" in by_type and len(kinds) > 1 and self.rng.random() < 0.85:
+            kinds.remove("end_turn")
+        return self.rng.choice(by_type[self.rng.choice(kinds)])
+
+
+def _rounds_left(s: State) -> int:
+    return max(0, E.ROUNDS - s.round)
+
+
+def worth(s: State, seat: int) -> float:
+    """How good the position is for `seat`, in points."""
+    c = E.content_of(s)
+    p = s.players[seat]
+    if s.phase == OVER and s.result:
+        sc = s.result["scores"][seat]
+        return float(sc["total"]) + 0.01 * sc["discarded"]
+    sc = E.score(s, c, p)
+    late = min(1.0, _rounds_left(s) / 5)
+    v = sc["base"] + sc["vp"] + 0.35 * (sc["discarded"] - sc["base"])
+    wanted: dict[str, int] = {}
+    for k in p.commissions:
+        for g in c.commission[k].requests:
+            wanted[g] = wanted.get(g, 0) + 1
+    goods = [(q["good"], q["up"]) for q in st.goods_of(p)] + [
+        (g["good"], g["up"]) for g in p.incoming
+    ]
+    for g, up in goods:
+        if wanted.get(g):
+            wanted[g] -= 1
+            v += 2.2 + (1.0 if up else 0)
+        else:
+            v += late * (0.8 + 0.2 * E.value(c, s, g) + (1.0 if up else 0))
+    v += 1.2 * len(p.commissions) * (0.5 + 0.5 * late)
+    v += 1.8 * len(p.heroes)
+    v += late * (0.6 * p.lanterns + 0.9 * p.quartz + 0.4 * p.horseshoes)
+    v += 0.8 * late * len(p.special)
+    v += 0.5 * late * sum(
+        1 for x in p.companions for a in c.companion[x["id"]].abilities if a not in x["used"]
+    )
+    v -= 0.3 * sum(1 for x in s.pending if x["seat"] == seat and x["kind"] == "store")
+    return v
+
+
+def _district_hint(s: State, p: Player, target: str) -> float:
+    """A cheap guess of what activating `target` is worth (for plans and moves)."""
+    c = E.content_of(s)
+    if target == "bazaar":
+        return 1.5 if p.coins >= 3 else 0.3
+    if target == "commissions":
+        return 1.5 if len(p.commissions) < 3 else 0.2
+    if target == "dark_market":
+        return 1.2 if p.coins >= 2 else 0.0
+    if target == "inn":
+        held = [q["good"] for q in st.goods_of(p)]
+        best = 0
+        for h in s.inn:
+            if h:
+                best = max(best, sum(1 for g in c.hero[h].requests if g in held))
+        return 1.5 * best
+    if target == "excursions":
+        towns = {c.hero_town[c.hero[h].type] for h in p.heroes}
+        held = {q["good"] for q in p.pieces}
+        towns |= {
+            c.commission[k].town for k in p.commissions if held & set(c.commission[k].requests)
+        }
+        return 2.0 + 1.5 * len(towns)
+    return 1.5  # a building
+
+
+class GreedyBot:
+    """One-ply search on `worth`, with hints for where a plan or a move leads."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def _try(self, s: State, seat: int, cmd: A.Command) -> State:
+        t = State.from_dict(s.to_dict())
+        t.rng ^= self.rng.getrandbits(63) | 1
+        E.apply(t, seat, cmd)
+        return t
+
+    def _reach(self, s: State, seat: int) -> float:
+        """After a plan: the best activation hint over the moves the pool allows."""
+        p = s.players[seat]
+        c = E.content_of(s)
+        steps = [v for v in (p.pool_night, p.pool_illuminated) if v is not None]
+        if E.has_steed(c, p, "move_three"):
+            steps.append(3)
+        best = 0.0
+        for v in steps:
+            pos = (p.position + v) % 5
+            ring = c.board.ringway
+            hints = [_district_hint(s, p, ring[pos]), _district_hint(s, p, ring[(pos + 1) % 5])]
+            best = max(best, sum(hints) + 1.0 if p.pool_illuminated is not None else max(hints))
+        return best
+
+    def decide(
+        self, s: State, seat: int, actions: Sequence[A.Command] | None = None
+    ) -> A.Command:
+        acts = list(actions) if actions is not None else E.legal_actions(s, seat)
+        if len(acts) == 1:
+            return acts[0]
+        quick = self._quick(s, seat, acts)
+        if quick is not None:
+            return quick
+        best: list[A.Command] = []
+        best_v = float("-inf")
+        for cmd in acts:
+            v = self._value(s, seat, cmd)
+            if v > best_v + 1e-9:
+                best, best_v = [cmd], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(cmd)
+        return self.rng.choice(best)
+
+    def _quick(self, s: State, seat: int, acts: list[A.Command]) -> A.Command | None:
+        """Decisions that need no search."""
+        kinds = {a.type for a in acts}
+        if "place_good" in kinds:
+            return next(a for a in acts if isinstance(a, A.PlaceGood) and a.area is None)
+        if kinds == {"join"}:
+            c = E.content_of(s)
+            t = s.travel
+            assert t is not None
+            p = s.players[seat]
+            towns = {t["town"], c.twin(t["town"])}
+            useful = any(c.hero_town[c.hero[h].type] in towns for h in p.heroes) or any(
+                c.commission[k].town in towns for k in p.commissions
+            )
+            return A.Join(useful or self.rng.random() < 0.3)
+        return None
+
+    def _value(self, s: State, seat: int, cmd: A.Command) -> float:
+        t = self._try(s, seat, cmd)
+        v = worth(t, seat)
+        if isinstance(cmd, A.Plan):
+            v += self._reach(t, seat)
+        elif isinstance(cmd, A.Move):
+            v += self._best_activation(t, seat)
+        elif isinstance(cmd, A.Caravan):
+            v += self._caravan_bonus(t, seat, cmd)
+        elif isinstance(cmd, A.EndTurn):
+            v += 0.0
+        elif t.step == ACTIVATE and t.turn_seat == seat and not t.pending and t.acts:
+            v += 0.5  # an activation still open
+        if s.step == MOVE and isinstance(cmd, A.UseCompanion):
+            v -= 0.2
+        return v
+
+    def _best_activation(self, t: State, seat: int) -> float:
+        p = t.players[seat]
+        hints = sorted((_district_hint(t, p, a) for a in t.acts), reverse=True)
+        return sum(hints[: t.acts_left])
+
+    def _caravan_bonus(self, t: State, seat: int, cmd: A.Caravan) -> float:
+        c = E.content_of(t)
+        p = t.players[seat]
+        gain = 0.0
+        held = [q["good"] for q in st.goods_of(p)]
+        for k in p.commissions:
+            com = c.commission[k]
+            if com.town == cmd.town:
+                n = sum(1 for g in set(com.requests) if g in held)
+                gain += (0, 1, 3, 6)[min(n, 3)] - 2.2 * n + 1.0
+        for h in p.heroes:
+            if c.hero_town[c.hero[h].type] == cmd.town:
+                gain += 2.5
+        gain += 4.0 if cmd.route == "shortcut" else 2.5  # good fortunes
+        return gain
+
+
+BOTS: dict[str, Callable[[int], RandomBot | GreedyBot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+}
+
+
+def make(kind: str, seed: int = 0) -> RandomBot | GreedyBot:
+    return BOTS[kind](seed)
+
+
+def decide(s: State, seat: int, kind: str = "greedy", seed: int = 0) -> A.Command:
+    """The command a fresh bot of `kind` would send for `seat` now."""
+    return make(kind, seed).decide(s, seat)
+
+
+def play(
+    s: State,
+    players: Sequence[RandomBot | GreedyBot],
+    *,
+    max_commands: int = 20000,
+    on_command: Any = None,
+) -> int:
+    """Play the game to its end with one bot per seat; returns the commands applied."""
+    n = 0
+    while s.phase != OVER and n < max_commands:
+        seat = E.to_act(s)[0]
+        acts = E.legal_actions(s, seat)
+        cmd = players[seat].decide(s, seat, acts)
+        events = E.apply(s, seat, cmd)
+        n += 1
+        if on_command:
+            on_command(s, seat, cmd, events)
+    return n
