@@ -27,9 +27,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def decide(
-        self, s: State, seat: int, actions: Sequence[A.Command] | None = None
-    ) -> A.Command:
+    def decide(self, s: State, seat: int, actions: Sequence[A.Command] | None = None) -> A.Command:
         acts = list(actions) if actions is not None else E.legal_actions(s, seat)
         by_type: dict[str, list[A.Command]] = {}
         for a in acts:
@@ -71,8 +69,10 @@ def worth(s: State, seat: int) -> float:
     v += 1.8 * len(p.heroes)
     v += late * (0.6 * p.lanterns + 0.9 * p.quartz + 0.4 * p.horseshoes)
     v += 0.8 * late * len(p.special)
-    v += 0.5 * late * sum(
-        1 for x in p.companions for a in c.companion[x["id"]].abilities if a not in x["used"]
+    v += (
+        0.5
+        * late
+        * sum(1 for x in p.companions for a in c.companion[x["id"]].abilities if a not in x["used"])
     )
     v -= 0.3 * sum(1 for x in s.pending if x["seat"] == seat and x["kind"] == "store")
     return v
@@ -88,11 +88,11 @@ def _district_hint(s: State, p: Player, target: str) -> float:
     if target == "dark_market":
         return 1.2 if p.coins >= 2 else 0.0
     if target == "inn":
-        held = [q["good"] for q in st.goods_of(p)]
+        sellable = [q["good"] for q in st.goods_of(p)]
         best = 0
         for h in s.inn:
             if h:
-                best = max(best, sum(1 for g in c.hero[h].requests if g in held))
+                best = max(best, sum(1 for g in c.hero[h].requests if g in sellable))
         return 1.5 * best
     if target == "excursions":
         towns = {c.hero_town[c.hero[h].type] for h in p.heroes}
@@ -131,9 +131,7 @@ class GreedyBot:
             best = max(best, sum(hints) + 1.0 if p.pool_illuminated is not None else max(hints))
         return best
 
-    def decide(
-        self, s: State, seat: int, actions: Sequence[A.Command] | None = None
-    ) -> A.Command:
+    def decide(self, s: State, seat: int, actions: Sequence[A.Command] | None = None) -> A.Command:
         acts = list(actions) if actions is not None else E.legal_actions(s, seat)
         if len(acts) == 1:
             return acts[0]

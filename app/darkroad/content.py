@@ -426,7 +426,9 @@ def _check_pack(name: str, c: Content) -> None:
     if sorted(bd.ringway) != sorted(("bazaar", "commissions", "dark_market", "excursions", "inn")):
         raise _fail("game.yaml", "ringway", "the five districts, each once")
     if len(bd.supply) != 6:
-        raise _fail("game.yaml", "supply", "lanterns, quartz, horseshoes, illuminated, travel, night")
+        raise _fail(
+            "game.yaml", "supply", "lanterns, quartz, horseshoes, illuminated, travel, night"
+        )
     if name == "base":
         for file, key, items in groups:
             if len(items) != COUNTS[key]:

@@ -123,7 +123,7 @@ def new_game(
         return faces[i]
 
     s = State(content=c.name, options=opts, seed=seed, rng=0, players=[])
-    s.supply = dict(c.board.supply)
+    s.supply = {str(k): v for k, v in c.board.supply.items()}
     s.goods_supply = dict.fromkeys(c.goods, c.board.goods_per_type)
     # 3. Buildings, assigned randomly to the four building spaces.
     if opts["buildings"] == "first_game":
@@ -283,10 +283,7 @@ def _lanterns(s: State, c: Content, p: Player, delta: int, ev: Events) -> None:
 def _resource(s: State, p: Player, kind: str, delta: int, ev: Events) -> None:
     """Quartz or horseshoes; over the inventory limit, `_settle` asks what to discard."""
     held = p.quartz if kind == "quartz" else p.horseshoes
-    if delta > 0:
-        delta = min(delta, s.supply[kind])
-    else:
-        delta = -min(held, -delta)
+    delta = min(delta, s.supply[kind]) if delta > 0 else -min(held, -delta)
     if not delta:
         return
     if kind == "quartz":
@@ -402,12 +399,12 @@ def _gain_deed(s: State, c: Content, p: Player, pick: str, ev: Events) -> None:
         ev.append({"type": "deed_drawn", "seat": p.seat, "deed": d, "to": p.seat})
         return
     i = int(pick)
-    d = s.courtyard[i]
-    assert d is not None
+    taken = s.courtyard[i]
+    assert taken is not None
     s.courtyard[i] = None
-    p.deeds.append(d)
+    p.deeds.append(taken)
     ev.append({"type": "deed", "seat": p.seat, "from": f"slot {i}"})
-    ev.append({"type": "deed_taken", "seat": p.seat, "deed": d, "to": p.seat})
+    ev.append({"type": "deed_taken", "seat": p.seat, "deed": taken, "to": p.seat})
     _apply_effect(s, c, p, c.banners[i], ev)
 
 
@@ -630,7 +627,9 @@ class Draft(Handler):
         _join_hero(s, c, p, hero, ev)
         if not any(x["kind"] == "draft" for x in s.pending):
             s.setup_stacks = []
-            s.unused_steeds = [x.id for x in c.steeds if not any(x.id in q.steeds for q in s.players)]
+            s.unused_steeds = [
+                x.id for x in c.steeds if not any(x.id in q.steeds for q in s.players)
+            ]
 
 
 class KeepDeed(Handler):
@@ -680,8 +679,6 @@ class ResetDice(Handler):
             return _err("already_reset", "the locked dice were already reset this turn")
         if None in p.locked or len(set(p.locked)) != 1:
             return _err("dice_differ", f"the locked dice {p.locked} do not all match")
-        if p.locked == [1, 1, 1] and False:
-            return None
         return None
 
     def do(self, s, c, seat, cmd, ev):
@@ -1202,7 +1199,13 @@ class Caravan(Handler):
             else:
                 _lanterns(s, c, p, -SHORTCUT_LANTERNS, ev)
         ev.append(
-            {"type": "caravan", "seat": seat, "companion": comp, "route": cmd.route, "town": cmd.town}
+            {
+                "type": "caravan",
+                "seat": seat,
+                "companion": comp,
+                "route": cmd.route,
+                "town": cmd.town,
+            }
         )
         s.supply["travel"] += extra  # the companion's die joins the pool via `dice`
         others = [(seat + i) % s.n for i in range(1, s.n)]
@@ -1398,8 +1401,7 @@ def _can_deliver(c: Content, p: Player, town: str) -> bool:
         return True
     held = {q["good"] for q in p.pieces}
     return any(
-        c.commission[k].town == town and held & set(c.commission[k].requests)
-        for k in p.commissions
+        c.commission[k].town == town and held & set(c.commission[k].requests) for k in p.commissions
     )
 
 
@@ -1442,7 +1444,9 @@ class DeliverCommission(Handler):
         p.full_commissions += len(goods) == 3
         p.upgraded_delivered += ups
         _note_delivery(c, p, k.town)
-        ev.append({"type": "commission_delivered", "seat": seat, "commission": k.id, "goods": len(goods)})
+        ev.append(
+            {"type": "commission_delivered", "seat": seat, "commission": k.id, "goods": len(goods)}
+        )
         _prestige(s, p, (0, 1, 3, 6)[len(goods)] + ups, ev)
         if has_steed(c, p, "commission_quartz"):
             _resource(s, p, "quartz", ups, ev)
@@ -1814,7 +1818,7 @@ def _companion_ok(s: State, c: Content, p: Player, cmd: A.UseCompanion) -> str |
     if a == "deliver_hero":
         return None
     if a == "gain_commission":
-        return None if s.stacks[pick] else "that stack is empty"
+        return None if s.stacks.get(pick or "") else "that stack is empty"
     if a == "gain_hero":
         return None if s.inn[int(pick)] else "no hero in that slot"  # type: ignore[arg-type]
     if a == "illuminated_die":
@@ -1974,7 +1978,9 @@ class PlaceGood(Handler):
             assert layout is not None
             p.pieces = layout
         else:
-            p.pieces.append({**piece, "area": where[0], "x": where[1], "y": where[2], "o": where[3]})
+            p.pieces.append(
+                {**piece, "area": where[0], "x": where[1], "y": where[2], "o": where[3]}
+            )
         ev.append({"type": "stored", "seat": seat, "good": g["good"], "up": g["up"]})
         if not p.incoming:
             s.pending.pop(0)
@@ -2327,9 +2333,7 @@ def _settle(s: State, c: Content, ev: Events) -> None:
     if s.asks:
         s.pending[0:0] = s.asks
         s.asks = []
-    s.pending = [
-        x for x in s.pending if x["kind"] != "store" or s.players[x["seat"]].incoming
-    ]
+    s.pending = [x for x in s.pending if x["kind"] != "store" or s.players[x["seat"]].incoming]
     front: list[dict[str, Any]] = []
     for p in s.players:
         if p.incoming and not any(x["kind"] == "store" and x["seat"] == p.seat for x in s.pending):

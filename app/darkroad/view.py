@@ -90,9 +90,7 @@ def public_part(s: State) -> dict[str, Any]:
         },
         "players": [_player(s, p) for p in s.players],
         "board": {
-            "wheel": [
-                {"good": g, "value": value(c, s, g), "dice": s.market[g]} for g in c.goods
-            ],
+            "wheel": [{"good": g, "value": value(c, s, g), "dice": s.market[g]} for g in c.goods],
             "market_aside": s.market_aside,
             "commissions": {
                 town: {"top": stack[0] if stack else None, "count": len(stack)}
