@@ -46,7 +46,7 @@ from app.rooms.model import Caller, CommandResult, Messages, Room, seat_info
 from app.rooms.presence import Presence
 from app.rooms.ratelimit import RateLimiter
 from app.rooms.seats import Seats
-from app.store import repo
+from app.store import db, migrate, repo
 from app.store.db import read_connection
 from app.store.writer import Writer
 
@@ -288,6 +288,29 @@ class RoomService:
         room = self.cache.cached(socket.code)
         if gone and room is not None:
             await self.presence.changed(room)
+
+    # --- operations ----------------------------------------------------------------------
+
+    async def readiness(self) -> dict[str, Any]:
+        """Whether this process can serve: the database answers and its schema is at the
+        revision this program needs. `{"ready": bool, ...}` with what was found."""
+
+        def check() -> dict[str, Any]:
+            problem = db.ping(self.p.db)
+            if problem is not None:
+                log.warning("readiness: database unreachable: %s", problem)
+                return {"ready": False, "database": "unreachable"}
+            try:
+                revision = migrate.revision_of(self.p.db)
+            except Exception as error:  # the database went away between the two queries
+                log.warning("readiness: schema revision unreadable: %s", error)
+                return {"ready": False, "database": "unreachable"}
+            head = migrate.head_revision()
+            if revision != head:
+                return {"ready": False, "database": "ok", "schema": revision, "head": head}
+            return {"ready": True, "database": "ok", "schema": revision}
+
+        return await asyncio.to_thread(check)
 
     # --- lifecycle ---------------------------------------------------------------------
 

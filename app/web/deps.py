@@ -4,7 +4,6 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import Engine
 
 from app.config import Settings
 from app.rooms import errors, tokens
@@ -16,13 +15,7 @@ def get_app_settings(request: Request) -> Settings:
     return settings
 
 
-def get_engine(request: Request) -> Engine:
-    engine: Engine = request.app.state.engine
-    return engine
-
-
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
-EngineDep = Annotated[Engine, Depends(get_engine)]
 
 
 def get_service(request: Request) -> RoomService:

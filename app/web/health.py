@@ -15,9 +15,7 @@ from fastapi.responses import JSONResponse
 
 from app import __version__, metrics
 from app.server import listen_urls
-from app.store import migrate
-from app.store.db import ping
-from app.web.deps import EngineDep, SettingsDep
+from app.web.deps import ServiceDep, SettingsDep
 
 router = APIRouter(tags=["operations"])
 log = logging.getLogger(__name__)
@@ -33,22 +31,11 @@ def healthz() -> dict[str, str]:
     "/readyz",
     responses={503: {"description": "database unreachable or schema not at this version's"}},
 )
-def readyz(engine: EngineDep) -> JSONResponse:
+async def readyz(service: ServiceDep) -> JSONResponse:
     """Readiness: the database answers and its schema is at head."""
-    problem = ping(engine)
-    if problem is not None:
-        log.warning("readiness: database unreachable: %s", problem)
-        return JSONResponse({"status": "error", "database": "unreachable"}, status_code=503)
-    try:
-        revision = migrate.revision_of(engine)
-    except Exception as error:  # the database went away between the two queries
-        log.warning("readiness: schema revision unreadable: %s", error)
-        return JSONResponse({"status": "error", "database": "unreachable"}, status_code=503)
-    head = migrate.head_revision()
-    if revision != head:
-        body = {"status": "error", "database": "ok", "schema": revision, "head": head}
-        return JSONResponse(body, status_code=503)
-    return JSONResponse({"status": "ok", "database": "ok", "schema": revision})
+    found = await service.readiness()
+    ready = found.pop("ready")
+    return JSONResponse({"status": "ok" if ready else "error", **found}, 200 if ready else 503)
 
 
 @router.get("/api/server")
