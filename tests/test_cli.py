@@ -62,7 +62,7 @@ def test_db_upgrade_command(tmp_path: Path) -> None:
 
 def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     names = [sub.name for sub in cli.SUBCOMMANDS]
-    assert {"serve", "db"} <= set(names)
+    assert {"serve", "db", "backup", "restore"} <= set(names)
     assert len(names) == len(set(names))
     for name in names:
         with pytest.raises(SystemExit) as exit_info:
