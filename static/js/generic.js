@@ -2,10 +2,8 @@
 // whose turn it is, every legal command as a button, the view's version, the players,
 // the end screen and the log. Any game the server hosts is playable with it.
 // It is a game module like the others (docs/client.md): mount() returns the game.
-import { renderLegalActions } from "./legal.js";
+import { commandLabel, renderLegalActions } from "./legal.js";
 import { clear, h, seatBadge } from "./util.js";
-
-const words = (s) => String(s).replaceAll("_", " ");
 
 /** Whether the seat has something to do: any legal command while the game is on. */
 export function isMyTurn(view) {
@@ -45,13 +43,17 @@ export function mount(shell, root, content, { title, note } = {}) {
   return {
     render(view) {
       const turn = view.turn || {};
-      const acting = Array.isArray(view.to_act) ? view.to_act : (turn.seat !== undefined ? [turn.seat] : []);
+      const acting = Array.isArray(view.to_act) ? view.to_act
+        : Array.isArray(turn.waiting_for) ? turn.waiting_for
+          : turn.pending?.seat !== undefined && turn.pending?.seat !== null ? [turn.pending.seat]
+            : turn.seat !== undefined && turn.seat !== null ? [turn.seat] : [];
+      const others = acting.filter((s) => s !== view.seat);
       const mine = (view.legal_actions || []).length > 0;
       status.textContent = view.status === "finished" ? "The game is over."
         : mine ? "Your move: choose one of these."
-          : acting.length ? `Waiting for ${acting.map((s) => who(s, view)).join(", ")}.` : "Waiting.";
+          : others.length ? `Waiting for ${others.map((s) => who(s, view)).join(", ")}.` : "Nothing to do right now.";
       shell.setBanner(view.status === "finished" ? "The game is over" : mine ? "Your move" : "");
-      renderLegalActions(legal, { view, busy: shell.busy, send: (cmd) => shell.send(cmd) });
+      renderLegalActions(legal, { view, busy: shell.busy, send: (cmd) => shell.send(cmd) }, { empty: null });
       version.textContent = `Version ${view.version}`;
       clear(players);
       for (const seat of shell.room?.seats || []) {
@@ -63,8 +65,9 @@ export function mount(shell, root, content, { title, note } = {}) {
       data.textContent = JSON.stringify(view, null, 1).slice(0, 20000);
     },
     describe(event, view) {
-      const seat = event.seat !== undefined ? ` (${who(event.seat, view)})` : "";
-      return `${words(event.type ?? "event")}${seat}`;
+      const { seat, type, ...rest } = event;
+      const what = commandLabel({ type: type ?? "event", ...rest });
+      return seat === undefined || seat === null ? what : `${who(seat, view)}: ${what}`;
     },
     who,
     isMyTurn,

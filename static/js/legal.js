@@ -39,14 +39,16 @@ export function commandLabel(cmd) {
 
 /**
  * Every command of `list` (default: all of view.legal_actions) as a button, grouped by
- * type. `ctx`: {view, busy, send(cmd)}; `label(cmd)` names a button (default: commandLabel).
+ * type. `ctx`: {view, busy, send(cmd)}; `label(cmd)` names a button (default: commandLabel);
+ * `empty`: what to say when there is none (null: nothing).
  */
-export function renderLegalActions(root, ctx, { list, label = commandLabel } = {}) {
+export function renderLegalActions(root, ctx, { list, label = commandLabel, empty } = {}) {
   clear(root);
   const legal = list ?? (ctx.view.legal_actions || []);
   if (!legal.length) {
-    root.append(h("p", { class: "muted", text: ctx.view.status === "finished"
-      ? "The game is over." : "Nothing to do right now: waiting for the others." }));
+    const text = empty !== undefined ? empty : ctx.view.status === "finished"
+      ? "The game is over." : "Nothing to do right now: waiting for the others.";
+    if (text) root.append(h("p", { class: "muted", text }));
     return root;
   }
   const groups = new Map();

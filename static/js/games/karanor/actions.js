@@ -3,8 +3,6 @@
 import { actionButton, legalOf } from "../../legal.js";
 import { amount, clear, h, icon } from "../../util.js";
 
-export { legalOf };
-
 const BAR_TYPES = ["harvest", "work", "interact", "deliver", "recruit_partner", "buy_villa", "market", "end_turn"];
 // Offered elsewhere: moves on the map, cards in the hand, partners and artifacts in the panel.
 const ELSEWHERE = new Set(["move", "build", "complete_quest", "play_black_market", "use_artifact",

@@ -3,7 +3,8 @@
 // choice dialog, the hand, the player panels, the table, trades in the chat panel, the
 // words of the log and the end screen's score table and chart.
 import { clear, h } from "../../util.js";
-import { renderActions, renderModal, legalOf, turnText } from "./actions.js";
+import { legalOf } from "../../legal.js";
+import { renderActions, renderModal, turnText } from "./actions.js";
 import { Board, bindZoomButtons } from "./board.js";
 import { endDetails } from "./endgame.js";
 import { lobby } from "./lobby.js";
@@ -48,7 +49,7 @@ export function mount(shell, root, content) {
 
   const board = new Board(el.board, content, { onMove: (cmd) => shell.send(cmd) });
   bindZoomButtons(board);
-  const trades = new Trades(shell.panel, { code: shell.code, words, send: (cmd) => shell.send(cmd) });
+  new Trades(shell.panel, { code: shell.code, words, send: (cmd) => shell.send(cmd) });
 
   // The choice dialog (draft, artifact, quest choice, discard, business pick).
   const dialog = h("dialog", { id: "modal", class: "modal", "aria-labelledby": "modal-title" },
@@ -115,6 +116,5 @@ export function mount(shell, root, content) {
       clear(root);
     },
   };
-  void trades;
   return game;
 }

@@ -1,6 +1,6 @@
 // Player panels (everyone's public state), the viewer's own hand, and the table.
-import { actionButton } from "../../legal.js";
-import { cardBody, legalOf } from "./actions.js";
+import { actionButton, legalOf } from "../../legal.js";
+import { cardBody } from "./actions.js";
 import { promisedNode } from "./offers.js";
 import { amount, clear, h, icon, seatBadge, seatColour, seatShape } from "../../util.js";
 import { RESOURCES } from "./goods.js";
