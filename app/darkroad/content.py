@@ -300,18 +300,18 @@ FILES: dict[str, type[_Model]] = {
 
 
 def orientations(shape: tuple[Cell, ...]) -> tuple[tuple[Cell, ...], ...]:
-    """The distinct rotations and mirror images of a shape, each normalised to (0, 0)."""
+    """The distinct rotations and mirror images of a shape, each normalised to (0, 0);
+    orientation 0 is the shape as written."""
     out: list[tuple[Cell, ...]] = []
-    cells = list(shape)
     for flip in (False, True):
-        cur = [(-x, y) for x, y in cells] if flip else cells
+        cur = [(-x, y) for x, y in shape] if flip else list(shape)
         for _ in range(4):
-            cur = [(-y, x) for x, y in cur]
             mx = min(x for x, _ in cur)
             my = min(y for _, y in cur)
             norm = tuple(sorted((x - mx, y - my) for x, y in cur))
             if norm not in out:
                 out.append(norm)
+            cur = [(-y, x) for x, y in cur]
     return tuple(out)
 
 
