@@ -87,6 +87,7 @@ DOCUMENTED = {
     "KARANOR_REDIS_PREFIX": ("k2", "redis_prefix", "k2"),
     "KARANOR_SYNC_INTERVAL": ("0.5", "sync_interval", 0.5),
     "KARANOR_ROOM_IDLE_SECONDS": ("30", "room_idle_seconds", 30.0),
+    "KARANOR_GAMES": ("a.b:C, d.e:F", "games", ["a.b:C", "d.e:F"]),
     "HOST": ("0.0.0.0", "host", "0.0.0.0"),
     "PORT": ("9000", "port", 9000),
     "ALLOWED_ORIGINS": ("https://a.example", "allowed_origins", ["https://a.example"]),
@@ -124,7 +125,8 @@ def test_the_readme_documents_exactly_these_variables() -> None:
     readme = (REPO_ROOT / "README.md").read_text()
     section = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"`((?:KARANOR_)?[A-Z][A-Z_]+)`", section))
-    documented &= {n for n in documented if n.startswith("KARANOR_") or n in PLAIN_NAMES}
+    documented = {n for n in documented if n.startswith("KARANOR_") or n in PLAIN_NAMES}
+    documented.discard("KARANOR_")  # the prefix itself, named in the prose
     assert documented == set(DOCUMENTED)
 
 
