@@ -190,11 +190,6 @@ class Settings(BaseSettings):
     )
 
     @property
-    def bot_delay_seconds(self) -> float:
-        """The older name of `bot_delay`."""
-        return self.bot_delay
-
-    @property
     def sqlite_path(self) -> Path | None:
         """The SQLite file `database_url` names, or None (PostgreSQL, in-memory)."""
         prefix = "sqlite:///"

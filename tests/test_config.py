@@ -70,7 +70,7 @@ def test_environment_variables(monkeypatch) -> None:
     assert settings.redis_url == "redis://127.0.0.1:6379/0"
     assert (settings.host, settings.port) == ("0.0.0.0", 9000)
     assert settings.allowed_origins == ["https://a.example", "https://b.example"]
-    assert settings.bot_delay_seconds == 0
+    assert settings.bot_delay == 0
 
 
 def test_empty_redis_url_means_none(monkeypatch) -> None:

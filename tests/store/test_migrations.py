@@ -1,5 +1,7 @@
 """Alembic owns the schema: upgrade to head, match the models, downgrade to base."""
 
+from pathlib import Path
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
@@ -88,3 +90,36 @@ def test_constraints_hold(migrated_database_url: str) -> None:
             assert connection.scalar(text("SELECT seed FROM games")) == 9007199254740993
     finally:
         engine.dispose()
+
+
+def test_alembic_is_configured_in_code_without_an_ini_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no alembic.ini here
+    config = migrate.alembic_config(f"sqlite:///{tmp_path / 'k.db'}")
+    assert config.config_file_name is None
+    location = Path(config.get_main_option("script_location") or "")
+    assert (location / "env.py").is_file()
+    assert migrate.is_known_revision(str(migrate.head_revision()))
+    assert not migrate.is_known_revision("no_such_revision")
+    migrate.upgrade(f"sqlite:///{tmp_path / 'k.db'}")
+    assert migrate.current_revision(f"sqlite:///{tmp_path / 'k.db'}") == migrate.head_revision()
+
+
+def test_packaged_folders_win_over_the_source_tree(tmp_path, monkeypatch) -> None:
+    from app import paths
+
+    # In a source tree (editable install) the folders beside the package are used...
+    assert paths.migrations_dir() == paths.PACKAGE_DIR.parent / "migrations"
+    assert (paths.templates_dir() / "base.html").is_file()
+    assert paths.static_dir().is_dir()
+    # ...and inside an installed package, the package's own copy.
+    fake_package = tmp_path / "app"
+    (fake_package / "templates").mkdir(parents=True)
+    monkeypatch.setattr(paths, "files", lambda name: fake_package)
+    assert paths.templates_dir() == fake_package / "templates"
+    monkeypatch.setattr(paths, "PACKAGE_DIR", tmp_path / "nowhere" / "app")
+    try:
+        paths.static_dir()
+    except FileNotFoundError as error:
+        assert "static/" in str(error)
+    else:
+        raise AssertionError("a missing static/ folder went unnoticed")
