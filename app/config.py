@@ -107,10 +107,10 @@ class Settings(BaseSettings):
         default=5, ge=1, description="Seconds an idle keep-alive HTTP connection stays open."
     )
     max_connections: int = Field(
-        default=2000,
+        default=0,
         ge=0,
-        description="Open connections and tasks at once; above it plain requests get 503 "
-        "(0: no limit).",
+        description="Open connections (WebSockets included) and tasks at once; above it new "
+        "ones get 503. 0: the open-file limit less 100 (what the process can hold).",
     )
     max_header_bytes: int = Field(
         default=16 * 1024,

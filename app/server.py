@@ -51,6 +51,24 @@ def raise_fd_limit() -> tuple[int, int] | None:
     return (soft, target)
 
 
+FD_RESERVE = 100  # open files kept for the database, logs, Redis and the listening socket
+
+
+def connection_limit(settings: Settings) -> int | None:
+    """`max_connections`, or for 0 the open-file limit less `FD_RESERVE`: past it, accept()
+    would fail with EMFILE in a loop instead of new clients getting a clean 503."""
+    if settings.max_connections:
+        return settings.max_connections
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return None
+    return max(soft - FD_RESERVE, 16)
+
+
 def _header_timeout_protocol(settings: Settings) -> type[asyncio.Protocol] | str:
     """uvicorn's httptools protocol with a header timeout and a head-size cap (see module doc);
     "h11" (with its own incomplete-event cap) where httptools is not installed."""
@@ -136,7 +154,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         # Slow clients (module doc).
         "http": _header_timeout_protocol(settings),
         "timeout_keep_alive": settings.keep_alive_timeout,
-        "limit_concurrency": settings.max_connections or None,
+        "limit_concurrency": connection_limit(settings),
         "h11_max_incomplete_event_size": settings.max_header_bytes,
         "timeout_graceful_shutdown": 10,
     }

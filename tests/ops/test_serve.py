@@ -192,12 +192,12 @@ def test_normal_requests_and_websockets_are_unaffected(strict_server: ServerProc
 
 def test_uvicorn_gets_the_limits_and_the_proxy_settings() -> None:
     settings = Settings(
-        trust_proxy=True, forwarded_allow_ips="10.0.0.2", max_connections=0, log_format="json"
+        trust_proxy=True, forwarded_allow_ips="10.0.0.2", max_connections=300, log_format="json"
     )
     options = server.uvicorn_options(settings)
     assert options["proxy_headers"] is True
     assert options["forwarded_allow_ips"] == "10.0.0.2"
-    assert options["limit_concurrency"] is None
+    assert options["limit_concurrency"] == 300
     assert options["timeout_keep_alive"] == 5
     assert options["h11_max_incomplete_event_size"] == 16 * 1024
     assert options["http"].__name__ == "HeaderTimeoutProtocol"
@@ -205,7 +205,22 @@ def test_uvicorn_gets_the_limits_and_the_proxy_settings() -> None:
     assert all(f == {"()": "app.web.logs.JsonFormatter"} for f in formatters.values())
     defaults = server.uvicorn_options(Settings())
     assert defaults["proxy_headers"] is False
-    assert defaults["limit_concurrency"] == 2000
+    resource = pytest.importorskip("resource")
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    assert defaults["limit_concurrency"] == soft - server.FD_RESERVE
+
+
+@pytest.mark.slow
+def test_connections_past_the_limit_get_503(server_factory: Callable[..., ServerProcess]) -> None:
+    started = server_factory(env={"KARANOR_MAX_CONNECTIONS": "3"}).start()
+    held = [_connect(started.port) for _ in range(3)]
+    try:
+        with _connect(started.port) as extra:
+            extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert extra.recv(4096).startswith(b"HTTP/1.1 503")
+    finally:
+        for sock in held:
+            sock.close()
 
 
 # --- JSON logs ----------------------------------------------------------------------------
