@@ -19,13 +19,26 @@ const ASSET_VERSION = new URL(import.meta.url).searchParams.get("v");
 /** The game's module, or the generic table when there is none (or it fails to load). */
 async function loadGameModule(game) {
   if (!/^[a-z0-9_-]{1,40}$/.test(game)) return generic;
-  const query = ASSET_VERSION ? `?v=${encodeURIComponent(ASSET_VERSION)}` : "";
+  const url = new URL(`/static/js/games/${game}/index.js${versionQuery()}`, location.href);
+  let module;
   try {
-    return await import(`/static/js/games/${game}/index.js${query}`);
+    module = await import(url.href);
   } catch (error) {
     console.warn(`no page of its own for the game ${game}; the generic table is used`, error);
     return generic;
   }
+  await loadStyles(module.styles || [], url);
+  return module;
+}
+
+const versionQuery = () => (ASSET_VERSION ? `?v=${encodeURIComponent(ASSET_VERSION)}` : "");
+
+/** A module's style sheets (paths relative to it), loaded before its table is drawn. */
+function loadStyles(paths, base) {
+  return Promise.all(paths.map((path) => new Promise((resolve) => {
+    const href = new URL(`${path}${versionQuery()}`, base).href;
+    document.head.append(h("link", { rel: "stylesheet", href, onload: resolve, onerror: resolve }));
+  })));
 }
 
 class RoomPage {

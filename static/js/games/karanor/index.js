@@ -14,6 +14,9 @@ import { Words } from "./words.js";
 
 export { lobby };
 
+/** Style sheets of this folder, loaded by the shell with the module. */
+export const styles = ["karanor.css"];
+
 /** What the shell shows before the game is mounted (the lobby's chat card). */
 export const panel = PANEL;
 
