@@ -35,9 +35,6 @@ export async function api(method, path, { body, token } = {}) {
 
 const room = (code) => `/api/rooms/${encodeURIComponent(code)}`;
 
-/** The game a room plays when its answer names none (the server's default). */
-export const DEFAULT_GAME = "karanor";
-
 /** A new room: `game` an id of GET /api/games (left out: the server's default). */
 export function createRoom(name, { game, options } = {}) {
   const body = { name };
@@ -76,12 +73,7 @@ const contents = new Map();
 /** A game's client catalogue (map, rules numbers, card texts...), fetched once per page. */
 export function loadContent(game) {
   if (!contents.has(game)) {
-    const path = `/api/games/${encodeURIComponent(game)}/content`;
-    contents.set(game, api("GET", path).catch((e) => {
-      // A server from before the multi-game API serves its one game at /api/content.
-      if (e.status === 404 && game === DEFAULT_GAME) return api("GET", "/api/content");
-      throw e;
-    }));
+    contents.set(game, api("GET", `/api/games/${encodeURIComponent(game)}/content`));
   }
   return contents.get(game);
 }

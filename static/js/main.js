@@ -59,7 +59,7 @@ class RoomPage {
     let games;
     try {
       this.room = await API.getRoom(this.code);
-      this.gameId = this.room.game ?? API.DEFAULT_GAME;
+      this.gameId = this.room.game;
       [this.content, this.module, games] = await Promise.all([
         API.loadContent(this.gameId), loadGameModule(this.gameId), API.listGames().catch(() => []),
       ]);
