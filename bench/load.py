@@ -4,11 +4,10 @@
     .venv/bin/python -m bench.load --db postgres        # the same on PostgreSQL
     .venv/bin/python -m bench.load --idle 2000          # memory of 2000 idle sockets
 
-Each room has one driver: the seat the game waits for (from its latest view, as
-`app.karanor.bots.to_act` decides) sends a random command of its view's
-`legal_actions` (uniform over command types, then within; `end_turn` avoided 80%
-of the time, like `RandomBot`) and the driver waits for the ack before the room's
-next command. Every seat has its own socket, so every accepted command fans out
+Each room has one driver: the seat the game waits for (its latest view's
+`to_act`) sends a random command of its view's `legal_actions` (the random bot's
+policy, `app.karanor.bots.pick`) and the driver waits for the ack before the
+room's next command. Every seat has its own socket, so every accepted command fans out
 to all seats; the time until every seat of the room holds a view at the acked
 version is measured too. In the same run, `bench/baseline_server.py` (bare
 FastAPI + uvicorn, no game, no database) is driven the same way with view
@@ -29,9 +28,6 @@ import os
 import random
 import re
 import resource
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,6 +40,9 @@ from typing import Any
 import httpx
 import orjson
 import websockets
+
+from app.karanor.bots import pick
+from tests.helpers.server import ServerProcess
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -65,12 +64,6 @@ def now() -> float:
     return time.perf_counter()
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
-
-
 def can_pin() -> bool:
     return hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) >= 2
 
@@ -88,93 +81,6 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 # ---------------------------------------------------------------------------- processes
-
-
-class ServerProcess:
-    """A server process (ours or the baseline) on a loopback port, pinned to CPU 0."""
-
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], workdir: Path) -> None:
-        self.name = name
-        self.port = free_port()
-        self.argv = [a.replace("{port}", str(self.port)) for a in argv]
-        self.env = env
-        self.log_path = workdir / f"{name}.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.pinned = PIN
-
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://{HOST}:{self.port}"
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def start(self, timeout: float = 60.0) -> ServerProcess:
-        pinned = self.pinned
-
-        def pin() -> None:  # in the child, before exec: every thread it starts inherits it
-            if pinned:
-                os.sched_setaffinity(0, {SERVER_CPU})
-
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                self.argv,
-                cwd=REPO_ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=pin,  # noqa: PLW1509 (no threads yet in this process)
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"{self.name} exited at start-up:\n{self.tail()}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"{self.name} not healthy after {timeout} s:\n{self.tail()}")
-
-    def stop(self) -> None:
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-
-    def tail(self, lines: int = 40) -> str:
-        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
-
-    def cpu_seconds(self) -> float:
-        """utime + stime of the process (all its threads) from /proc/PID/stat."""
-        raw = Path(f"/proc/{self.pid}/stat").read_text()
-        fields = raw[raw.rindex(")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def memory_kb(self) -> dict[str, int]:
-        """VmRSS and VmHWM (peak RSS) in kB from /proc/PID/status."""
-        out: dict[str, int] = {}
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                out[key] = int(value.split()[0])
-        return out
 
 
 def client_cpu_seconds() -> float:
@@ -300,29 +206,15 @@ def karanor_env(db: Database, workdir: Path) -> dict[str, str]:
 
 
 def choose(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | None:
-    """RandomBot's policy on JSON commands: uniform over types, then within the type;
-    `end_turn` dropped 80% of the time when something else is possible."""
-    if not actions:
-        return None
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for a in actions:
-        by_type.setdefault(a["type"], []).append(a)
-    kinds = sorted(by_type)
-    if "end_turn" in by_type and len(kinds) > 1 and rng.random() < 0.8:
-        kinds.remove("end_turn")
-    return rng.choice(by_type[rng.choice(kinds)])
+    """The random bot's policy (`app.karanor.bots.pick`) on the view's JSON commands."""
+    return pick(actions, lambda a: a["type"], rng) if actions else None
 
 
 def to_act(view: dict[str, Any]) -> list[int]:
-    """The seats the game waits for (mirrors `app.karanor.bots.to_act`)."""
-    turn = view.get("turn")
-    if view.get("status") != "playing" or not turn or turn.get("phase") == "game_over":
+    """The seats the game waits for, as every view says (`to_act`)."""
+    if view.get("status") != "playing":
         return []
-    if turn.get("pending"):
-        return [turn["pending"]["seat"]]
-    if turn.get("phase") == "draft" and turn.get("drafted") is not None:
-        return [i for i, done in enumerate(turn["drafted"]) if not done]
-    return [turn["seat"]]
+    return list(view.get("to_act") or [])
 
 
 @dataclass
@@ -949,14 +841,16 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="karanor-load-"))
     db = make_database(args.db, workdir)
     server = ServerProcess(
-        "karanor",
-        [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", "{port}"],
-        karanor_env(db, workdir),
         workdir,
+        name="karanor",
+        env=karanor_env(db, workdir),
+        base_env={},
+        pin_cpu=SERVER_CPU if PIN else None,
+        start_timeout=60,
     )
     try:
         server.start()
-        if server.pinned:
+        if PIN:
             os.sched_setaffinity(0, {CLIENT_CPU})
         if args.idle:
             idle = asyncio.run(run_idle(server, args))
@@ -988,7 +882,13 @@ def main(argv: list[str] | None = None) -> int:
         if sample is not None and not args.payload_bytes:
             (workdir / "view.json").write_bytes(sample)
             baseline_argv += ["--payload-file", str(workdir / "view.json")]
-        base = ServerProcess("baseline", baseline_argv, dict(os.environ), workdir)
+        base = ServerProcess(
+            workdir,
+            name="baseline",
+            command=baseline_argv,
+            pin_cpu=SERVER_CPU if PIN else None,
+            start_timeout=60,
+        )
         try:
             base.start()
             result["baseline"] = asyncio.run(run_load(base, args))

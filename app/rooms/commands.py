@@ -95,17 +95,27 @@ class CommandPath:
 
     async def _logged(self, live: LiveGame, room: Room, seat: int, command_id: str) -> Any:
         """The sender's first answer to `command_id`, if it was accepted before."""
+        found, _version = await self._lookup(live, room, seat, command_id)
+        return found
 
-        def read() -> Any:
+    async def _lookup(
+        self, live: LiveGame, room: Room, seat: int, command_id: str
+    ) -> tuple[CommandResult | None, int | None]:
+        """(the first answer to `command_id` if it was logged, the stored version)."""
+
+        def read() -> tuple[Any, Any]:
             with read_connection(self.p.db) as conn:
-                return repo.event_by_command(
+                row = repo.event_by_command(
                     conn, game_id=live.game_id, seat=seat, command_id=command_id
                 )
+                return row, repo.game_version(conn, game_id=live.game_id)
 
-        row = await self.p.read(read)
+        row, head = await self.p.read(read)
+        version = None if head is None else head.version
         if row is None:
-            return None
-        return CommandResult(row.version, room.game.events_for(row.events, seat), duplicate=True)
+            return None, version
+        events = room.game.events_for(row.events, seat)
+        return CommandResult(row.version, events, duplicate=True), version
 
     # --- one command ----------------------------------------------------------------------
 
@@ -153,7 +163,7 @@ class CommandPath:
                     if dup is not None:
                         return dup
                 if expected_version is not None and expected_version != live.version:
-                    if self.p.bus is not None and expected_version > live.version:
+                    if expected_version > live.version:
                         live = await self.catch_up(room)  # another process moved it
                     if expected_version != live.version:
                         dup = await self._logged(live, room, seat, command_id)
@@ -165,9 +175,13 @@ class CommandPath:
                 except RuleError as error:
                     # A retry of a command accepted earlier (no longer among the recent
                     # ids) may be refused by the state it made: its first answer stands.
-                    dup = await self._logged(live, room, seat, command_id)
+                    # A copy another process has moved past is caught up and asked again.
+                    dup, stored = await self._lookup(live, room, seat, command_id)
                     if dup is not None:
                         return dup
+                    if stored is not None and stored != live.version:
+                        await self.catch_up(room)
+                        continue
                     raise errors.refused(error) from error
                 outcome = await self._commit(room, live, seat, command_id, command, events)
                 if outcome is Appended.COMMITTED:

@@ -53,7 +53,7 @@ class LiveGame:
     state: Any  # the game's own state object
     bot_seats: frozenset[int]
     views: dict[Viewer, bytes] = field(default_factory=dict)  # at `version`
-    public: tuple[int, Any] | None = None  # (version, game.public_part)
+    public: tuple[int, Any, list[int]] | None = None  # (version, public part, to_act)
     # The last commands' (seat, command id), oldest first: a hint that a command is a
     # retry (the log's unique index is the authority).
     recent: dict[tuple[int, str], None] = field(default_factory=dict)

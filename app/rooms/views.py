@@ -42,10 +42,12 @@ def view_bytes(room: Room, live: LiveGame, viewer: Viewer) -> bytes:
     if data is None:
         game = room.game
         if live.public is None or live.public[0] != live.version:
-            live.public = (live.version, game.public_part(live.state))
-        picture = game.view(live.state, viewer, live.public[1])
+            live.public = (live.version, game.public_part(live.state), game.to_act(live.state))
+        _, public, to_act = live.public
+        picture = game.view(live.state, viewer, public)
         picture["version"] = live.version
         picture.setdefault("game", game.id)
+        picture["to_act"] = to_act  # the seats the game waits for, whatever the game
         data = live.views[viewer] = dumps(picture)
     return data
 

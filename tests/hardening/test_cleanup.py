@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import update
 
 from app.rooms import cleanup
+from app.store import repo as tables
 from app.store.db import create_db_engine, write_transaction
 from tests.helpers.server import REPO_ROOT
 from tests.platform.client import bearer, make_room, new_id
@@ -27,26 +28,24 @@ def age(url: str, code: str, days: float) -> None:
     try:
         with write_transaction(engine) as conn:
             room_id = (
-                conn.execute(cleanup.rooms.select().where(cleanup.rooms.c.code == code)).one().id
+                conn.execute(tables.rooms.select().where(tables.rooms.c.code == code)).one().id
             )
             conn.execute(
-                update(cleanup.rooms).where(cleanup.rooms.c.id == room_id).values(updated_at=at)
+                update(tables.rooms).where(tables.rooms.c.id == room_id).values(updated_at=at)
             )
             conn.execute(
-                update(cleanup.games)
-                .where(cleanup.games.c.room_id == room_id)
-                .values(updated_at=at)
+                update(tables.games).where(tables.games.c.room_id == room_id).values(updated_at=at)
             )
             conn.execute(
-                update(cleanup.chat_messages)
-                .where(cleanup.chat_messages.c.room_id == room_id)
+                update(tables.chat_messages)
+                .where(tables.chat_messages.c.room_id == room_id)
                 .values(created_at=at)
             )
-            games = cleanup.games.select().where(cleanup.games.c.room_id == room_id)
+            games = tables.games.select().where(tables.games.c.room_id == room_id)
             for game in conn.execute(games).all():
                 conn.execute(
-                    update(cleanup.game_events)
-                    .where(cleanup.game_events.c.game_id == game.id)
+                    update(tables.game_events)
+                    .where(tables.game_events.c.game_id == game.id)
                     .values(created_at=at)
                 )
     finally:
@@ -92,18 +91,18 @@ def test_cleanup_command_deletes_only_expired_rooms(serve: Any, database_url: st
     engine = create_db_engine(database_url)
     with write_transaction(engine) as conn:
         conn.execute(
-            update(cleanup.rooms)
-            .where(cleanup.rooms.c.code == finished_young.code)
+            update(tables.rooms)
+            .where(tables.rooms.c.code == finished_young.code)
             .values(status="finished")
         )
         # Chat today keeps a room.
         room_id = (
-            conn.execute(cleanup.rooms.select().where(cleanup.rooms.c.code == recent_chat.code))
+            conn.execute(tables.rooms.select().where(tables.rooms.c.code == recent_chat.code))
             .one()
             .id
         )
         conn.execute(
-            cleanup.chat_messages.insert().values(room_id=room_id, seat=0, name="Host", text="hi")
+            tables.chat_messages.insert().values(room_id=room_id, seat=0, name="Host", text="hi")
         )
     engine.dispose()
     expected = {fresh.code, old_lobby.code, old_game.code}

@@ -1,8 +1,10 @@
-"""Run `karanor serve` as a real process on a free loopback port.
+"""Run `karanor serve` (or any server command) as a real process on a free loopback port.
 
-Used by tests that need a real server: platform tests over HTTP/WebSocket and
-durability tests that kill the process (SIGKILL) and restart it on the same
-database. Output goes to a log file whose tail is shown when start-up fails.
+The one server runner of the project: tests that need a real server (HTTP and
+WebSocket tests, durability tests that kill the process and restart it on the same
+database) and the load benchmark (`bench/load.py`, which also pins it to a CPU and
+reads its CPU time and memory). Output goes to a log file whose tail is shown when
+start-up fails.
 
     with ServerProcess(tmp_path, env={"DATABASE_URL": url}) as server:
         httpx.get(server.url + "/healthz")
@@ -16,7 +18,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -36,7 +38,8 @@ class ServerError(RuntimeError):
 
 
 class ServerProcess:
-    """One `python -m app.cli serve` process. Restartable; each start appends to the log."""
+    """One `python -m app.cli serve` process (or `command`, where `{port}` stands for the
+    port). Restartable; each start appends to the log."""
 
     def __init__(
         self,
@@ -47,6 +50,10 @@ class ServerProcess:
         host: str = "127.0.0.1",
         start_timeout: float = 30.0,
         extra_args: list[str] | None = None,
+        command: Sequence[str] | None = None,
+        name: str = "server",
+        pin_cpu: int | None = None,
+        base_env: Mapping[str, str] | None = None,
     ) -> None:
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -55,10 +62,14 @@ class ServerProcess:
         self.port = port or free_port(host)
         self.start_timeout = start_timeout
         self.extra_args = list(extra_args or [])
-        self.log_path = self.workdir / "server.log"
-        # `env` is laid over the test's own environment; a value of None removes a variable.
+        self.command = list(command) if command is not None else None
+        self.name = name
+        self.pin_cpu = pin_cpu  # the CPU the process (and every thread it starts) runs on
+        self.log_path = self.workdir / f"{name}.log"
+        # `env` is laid over `base_env` (default: the caller's own environment); a value
+        # of None removes a variable.
         merged: dict[str, str | None] = {
-            **os.environ,
+            **(os.environ if base_env is None else base_env),
             "KARANOR_DATA_DIR": str(self.workdir / "data"),
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
@@ -102,17 +113,26 @@ class ServerProcess:
         raise AssertionError("unreachable")
 
     def _start_once(self) -> "ServerProcess":
-        command = [
-            sys.executable,
-            "-m",
-            "app.cli",
-            "serve",
-            "--host",
-            self.host,
-            "--port",
-            str(self.port),
-            *self.extra_args,
-        ]
+        if self.command is not None:
+            command = [part.replace("{port}", str(self.port)) for part in self.command]
+        else:
+            command = [
+                sys.executable,
+                "-m",
+                "app.cli",
+                "serve",
+                "--host",
+                self.host,
+                "--port",
+                str(self.port),
+                *self.extra_args,
+            ]
+        pin = self.pin_cpu
+
+        def pinned() -> None:  # in the child, before exec: every thread it starts inherits it
+            if pin is not None:
+                os.sched_setaffinity(0, {pin})
+
         self.starts += 1
         with self.log_path.open("ab") as log:
             log.write(f"\n=== start #{self.starts}: {' '.join(command)}\n".encode())
@@ -125,6 +145,7 @@ class ServerProcess:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=pinned if pin is not None else None,  # noqa: PLW1509 (no threads yet)
             )
         self.wait_healthy()
         self._auto_port = False
@@ -182,6 +203,24 @@ class ServerProcess:
     def _tail(self, lines: int = 60) -> str:
         text = self.log_text().splitlines()[-lines:]
         return f"--- last lines of {self.log_path} ---\n" + "\n".join(text)
+
+    def tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def cpu_seconds(self) -> float:
+        """utime + stime of the process (all its threads) from /proc/PID/stat."""
+        raw = Path(f"/proc/{self.pid}/stat").read_text()
+        fields = raw[raw.rindex(")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def memory_kb(self) -> dict[str, int]:
+        """VmRSS and VmHWM (peak RSS) in kB from /proc/PID/status."""
+        out: dict[str, int] = {}
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0])
+        return out
 
     def __enter__(self) -> "ServerProcess":
         return self.start()
