@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from app import metrics
 from app.games import registry
 from app.rooms import errors, tokens
 from app.rooms.context import Platform
@@ -61,11 +62,16 @@ class RoomCache:
             raise errors.PlatformError(
                 503, "unknown_game", f"this server no longer hosts the game {row.game!r}"
             )
-        room = Room(code, row.id, game, options=dict(row.options), seats=seats)
-        return self._rooms.setdefault(code, room)
+        room = self._rooms.setdefault(
+            code, Room(code, row.id, game, options=dict(row.options), seats=seats)
+        )
+        metrics.rooms_live(len(self._rooms))
+        return room
 
     def forget(self, code: str) -> Room | None:
-        return self._rooms.pop(code, None)
+        room = self._rooms.pop(code, None)
+        metrics.rooms_live(len(self._rooms))
+        return room
 
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Forget the rooms idle for `idle_seconds`; returns their codes."""
@@ -82,6 +88,9 @@ class RoomCache:
         ]
         for code in gone:
             del self._rooms[code]
+            metrics.room_evicted()
             if self.on_evict is not None:
                 self.on_evict(code)
+        if gone:
+            metrics.rooms_live(len(self._rooms))
         return gone

@@ -26,6 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketState
 
+from app import metrics
 from app.config import Settings
 from app.realtime.hub import Connection
 from app.rooms import tokens
@@ -109,6 +110,22 @@ async def room_socket(websocket: WebSocket, code: str, token: str | None = None)
     limits = socket_limits(websocket)
     address = client_address(websocket.scope)
     await websocket.accept()
+    metrics.socket_opened()
+    try:
+        await _room_socket(websocket, code, token, service, settings, limits, address)
+    finally:
+        metrics.socket_closed()
+
+
+async def _room_socket(
+    websocket: WebSocket,
+    code: str,
+    token: str | None,
+    service: RoomService,
+    settings: Settings,
+    limits: SocketLimits,
+    address: str,
+) -> None:
     if not limits.per_ip.acquire(address):
         await _refuse(websocket, "too_many_sockets", "too many sockets from here", CLOSE_TOO_MANY)
         return

@@ -1,6 +1,7 @@
 """Idle rooms leave memory and come back from the database (snapshot + log) unchanged."""
 
 import random
+import re
 import time
 from collections.abc import Callable
 
@@ -8,6 +9,26 @@ import httpx
 
 from tests.helpers.server import ServerProcess
 from tests.platform.client import bearer, make_room, play_http_step
+
+
+def evictions(http: httpx.Client) -> float:
+    """The server's count of rooms evicted from memory (its Prometheus metrics; reading
+    them touches no room)."""
+    text = http.get("/metrics").text
+    found = re.search(r"^karanor_room_evictions_total ([0-9.e+]+)$", text, re.MULTILINE)
+    assert found, "the evictions counter is missing from /metrics"
+    return float(found.group(1))
+
+
+def wait_for_eviction(http: httpx.Client, seen: float, timeout: float = 10.0) -> float:
+    """Poll until the server has evicted a room more than `seen` times."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = evictions(http)
+        if now > seen:
+            return now
+        time.sleep(0.05)
+    raise AssertionError(f"no room was evicted within {timeout} s")
 
 
 def test_an_evicted_room_reloads_with_the_same_views(
@@ -28,7 +49,10 @@ def test_an_evicted_room_reloads_with_the_same_views(
                 http.get(f"/api/rooms/{room.code}/view", headers=bearer(t)).json()
                 for t in room.tokens
             ]
-            time.sleep(1.0)  # evicted meanwhile (no socket, no command)
+            # The room leaves memory (no socket, no command): the next views are loaded
+            # from the database. Without eviction this fails instead of passing anyway.
+            # (Read at once: the room was just used, it cannot be evicted before 0.3 s.)
+            wait_for_eviction(http, evictions(http))
             after = [
                 http.get(f"/api/rooms/{room.code}/view", headers=bearer(t)).json()
                 for t in room.tokens
