@@ -2328,12 +2328,22 @@ def _advance(s: State, c: Content, ev: Events) -> None:
             return
 
 
+def _stale(s: State, pend: dict[str, Any]) -> bool:
+    """A choice that has lost its object (a good to store or to lose that is gone)."""
+    p = s.players[pend["seat"]]
+    if pend["kind"] == "store":
+        return not p.incoming
+    if pend["kind"] == "lose_good":
+        return not p.incoming and not st.goods_of(p)
+    return False
+
+
 def _settle(s: State, c: Content, ev: Events) -> None:
     """After every command: new choices first, goods to store, limits, the caravan."""
     if s.asks:
         s.pending[0:0] = s.asks
         s.asks = []
-    s.pending = [x for x in s.pending if x["kind"] != "store" or s.players[x["seat"]].incoming]
+    s.pending = [x for x in s.pending if not _stale(s, x)]
     front: list[dict[str, Any]] = []
     for p in s.players:
         if p.incoming and not any(x["kind"] == "store" and x["seat"] == p.seat for x in s.pending):
