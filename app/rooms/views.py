@@ -102,6 +102,7 @@ def room_info(
         "url": f"/r/{room.code}",
         "game": room.game.id,
         "status": status,
+        "seat_limit": room.game.seat_limit(options) if options else room.game.max_players,
         "seats": [
             {
                 "index": s.index,

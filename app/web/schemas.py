@@ -111,6 +111,7 @@ class RoomOut(BaseModel):
     code: str
     url: str
     game: str = Field(description="the game the room plays")
+    seat_limit: int = Field(description="how many seats the room's options allow")
     status: Literal["lobby", "playing", "finished"]
     seats: list[SeatOut]
     options: dict[str, Any]
