@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 from typing import TYPE_CHECKING, Any
 
 from app import __version__
@@ -214,7 +213,26 @@ def serve(settings: Settings) -> None:
 
     fd_limits = raise_fd_limit()
     migrate.upgrade(settings.database_url)
-    for line in banner(settings, fd_limits):
-        print(line, flush=True)
-    sys.stdout.flush()
+    lines = banner(settings, fd_limits)
+    if settings.log_format == "json":
+        print(json_banner(settings, lines), flush=True)
+    else:
+        print("\n".join(lines), flush=True)
     uvicorn.run(create_app(settings), **uvicorn_options(settings))
+
+
+def json_banner(settings: Settings, lines: list[str]) -> str:
+    """The banner as one JSON log line (KARANOR_LOG_FORMAT=json), in JsonFormatter's shape."""
+    from datetime import UTC, datetime
+
+    import orjson
+
+    entry = {
+        "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
+        "level": "info",
+        "logger": __name__,
+        "message": "; ".join(line.strip() for line in lines),
+        "version": __version__,
+        "urls": listen_urls(settings.host, settings.port),
+    }
+    return orjson.dumps(entry).decode()

@@ -233,8 +233,9 @@ def test_json_logs_are_one_object_per_line(server_factory: Callable[..., ServerP
     started = server_factory(env={"KARANOR_LOG_FORMAT": "json"}).start()
     httpx.get(started.url + "/healthz?token=secret-token-value")
     started.stop()
-    lines = [line for line in started.log_text().splitlines() if line.startswith("{")]
-    records = [json.loads(line) for line in lines]
+    lines = [line for line in started.log_text().splitlines() if line and line[:3] != "==="]
+    records = [json.loads(line) for line in lines]  # every line is one JSON object
+    assert records[0]["urls"][0] == f"http://127.0.0.1:{started.port}/"
     access = [r for r in records if r["logger"] == "uvicorn.access"]
     assert any(r["path"].startswith("/healthz") and r["status"] == 200 for r in access)
     assert all({"time", "level", "logger", "message"} <= set(r) for r in records)
