@@ -1605,6 +1605,23 @@ def _building_options(
                 yield (pay, g, None)
 
 
+MANSION_ITEMS = ("lantern", "quartz", "coins")
+
+
+def _mansion_trades(pay: str | None, pick: str | None) -> list[tuple[str, str]] | None:
+    """The Mansion's trades: `pay` and `pick` list what is given and got, comma-separated
+    ("coins,lantern" / "quartz,quartz"); none at all is allowed."""
+    if pay is None and pick is None:
+        return []
+    gives, gets = (pay or "").split(","), (pick or "").split(",")
+    if len(gives) != len(gets) or len(gives) > 8:
+        return None
+    trades = list(zip(gives, gets, strict=True))
+    if any(a not in MANSION_ITEMS or b not in MANSION_ITEMS or a == b for a, b in trades):
+        return None
+    return trades
+
+
 def _cheap_pieces(c: Content, s: State, p: Player) -> list[dict[str, Any]]:
     cheap = cheap_goods(c, s)
     return [q for q in st.goods_of(p) if not q["up"] and q["good"] in cheap]
@@ -1651,12 +1668,16 @@ def _building_ok(s: State, c: Content, p: Player, cmd: A.Building) -> str | None
     if b == "lanternworks":
         return None if pick in cheap else "a good worth $1"
     if b == "mansion":
-        if pay is None and pick is None:
-            return None
-        have = {"lantern": p.lanterns >= 1, "quartz": p.quartz >= 1, "coins": p.coins >= 2}
-        if pay not in have or pick not in have or pay == pick:
-            return "trade lantern, quartz or coins for another"
-        return None if have[pay] else f"no {pay} to trade"
+        trades = _mansion_trades(pay, pick)
+        if trades is None:
+            return "trade lantern, quartz or coins for another, one for one"
+        have = {"lantern": p.lanterns, "quartz": p.quartz, "coins": p.coins // 2}
+        for give, get in trades:
+            if have[give] < 1:
+                return f"no {give} left to trade"
+            have[give] -= 1
+            have[get] += 1
+        return None
     if b == "workshop":
         if pick is None:
             return None
@@ -1738,8 +1759,8 @@ class BuildingH(Handler):
             _lanterns(s, c, p, 1, ev)
             _prestige(s, p, 1, ev)
         elif b == "mansion":
-            if pay is not None:
-                for item, sign in ((pay, -1), (pick, 1)):
+            for give, get in _mansion_trades(pay, pick) or []:
+                for item, sign in ((give, -1), (get, 1)):
                     if item == "lantern":
                         _lanterns(s, c, p, sign, ev)
                     elif item == "quartz":

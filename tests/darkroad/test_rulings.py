@@ -1,0 +1,182 @@
+"""Tests of the rulings in docs/rulings-darkroad.md not proven by a rule test elsewhere."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.darkroad import actions as A
+from app.darkroad import engine as E
+from app.darkroad.view import view
+from tests.darkroad.helpers import C, act, at_activate, clear_goods, give, started, store_all
+
+
+def test_r1_dice_faces() -> None:
+    """R1: night and illuminated dice show 0-5 ("If the value of the die is zero, your wagon
+    pawn does not move"); travel dice 1-6, one event effect per face."""
+    assert C.board.night_faces == (0, 1, 2, 3, 4, 5)
+    assert C.board.illuminated_faces == (0, 1, 2, 3, 4, 5)
+    assert C.board.travel_faces == (1, 2, 3, 4, 5, 6)
+    for seed in range(20):
+        s = E.new_game({}, seed, ["a", "b"])
+        for p in s.players:
+            assert all(0 <= v <= 5 for v in p.reserve + p.special)
+
+
+def test_r9_the_ringway() -> None:
+    """R9: clockwise Bazaar, Commissions, Dark Market, Excursions, Inn; wagon space i faces
+    districts i and i+1 and building space i; space 4 (Inn-Bazaar) has no building; moving
+    counts wagon spaces only (5 spaces: a 5 comes back to the same space)."""
+    assert C.board.ringway == ("bazaar", "commissions", "dark_market", "excursions", "inn")
+    s = started(1)
+    p = s.players[0]
+    p.reserve = [5, 5, 5, 5]
+    p.locked = [1, 2, 5]
+    act(s, 0, A.Plan(3, 5, "coins"))
+    act(s, 0, A.Move("night", 0))
+    assert p.position == 4 and s.acts == ["inn", "bazaar"]
+
+
+def test_r14_the_oracle_die() -> None:
+    """R14: the oracle die's six faces are 2 coins, a lantern, a quartz, a horseshoe, a basic
+    good of your choice, 2 prestige."""
+    faces = [f[0].model_dump(exclude_none=True, exclude_defaults=True) for f in C.board.oracle_die]
+    assert faces == [
+        {"coins": 2},
+        {"lanterns": 1},
+        {"quartz": 1},
+        {"horseshoes": 1},
+        {"any_good": True},
+        {"prestige": 2},
+    ]
+
+
+def test_r16_heroes() -> None:
+    """R16: 8 starting heroes and 40 normal; each type's destination is its town; at most one
+    bonus icon; 1-3 requested goods."""
+    assert sum(1 for h in C.heroes if h.starting) == 8
+    for h in C.heroes:
+        assert 1 <= len(h.requests) <= 3
+        assert C.town[C.hero_town[h.type]].hero_type == h.type
+
+
+def test_r18_an_empty_event_deck_is_reshuffled() -> None:
+    """R18: when an event deck runs out, its discards are shuffled into a new deck."""
+    s = started(1)
+    s.discards["dark_road"] = s.decks["dark_road"][1:]
+    s.decks["dark_road"] = []
+    at_activate(s, 0, 3)
+    act(s, 0, A.Caravan(0, "dark_road", "farglen"))
+    assert s.travel["event"] and len(s.decks["dark_road"]) == 11
+
+
+def test_r20_a_stray_alone_goes_under_the_deck() -> None:
+    """R20: in a one-player game a used stray goes to the bottom of the companion deck."""
+    s = started(1)
+    p = s.players[0]
+    p.companions = [{"id": "lil_dumplin", "used": []}]
+    p.horseshoes = 1
+    act(s, 0, A.UseCompanion("lil_dumplin", "ruins_die"))
+    assert s.decks["companions"][-1] == "lil_dumplin" and p.companions == []
+
+
+def test_r22_others_see_route_town_and_companion_before_answering() -> None:
+    """R22: the join question is a pending choice per other seat, in seat order, and the
+    public view shows the route, the destination and the companion."""
+    s = started(3)
+    at_activate(s, 0, 3)
+    s.players[0].lanterns = 3
+    comp = s.row[1]
+    act(s, 0, A.Caravan(1, "shortcut", "nightpoem"))
+    t = view(s, 2)["board"]["travel"]
+    assert (t["route"], t["town"], t["companion"]) == ("shortcut", "nightpoem", comp)
+    assert s.pending[0] == {"kind": "join", "seat": 1}
+
+
+def test_r24_visits_in_order_each_independent() -> None:
+    """R24: "simultaneously" is played leader first, then clockwise; each traveller's visit
+    and deliveries touch only their own wagon, so the order changes nothing."""
+    s = started(3)
+    at_activate(s, 0, 3)
+    act(s, 0, A.Caravan(0, "dark_road", "farglen"))
+    act(s, 1, A.Join(True))
+    act(s, 2, A.Join(True))
+    seen = []
+    while s.travel and s.travel["stage"] != "fortune":
+        who, kind = s.pending[0]["seat"], s.pending[0]["kind"]
+        if kind == "visit":
+            seen.append(who)
+            act(s, who, A.Visit(None))
+        elif kind == "travel_die":
+            act(s, who, A.TakeTravelDie(s.travel["dice"][0]))
+        else:
+            act(s, who, E.legal_actions(s, who)[0])
+    assert seen == [0, 1, 2]
+
+
+def test_r30_goods_supply_is_limited() -> None:
+    """R30: 84 goods tiles, 14 per type; a good gained when its type has run out is not
+    gained."""
+    s = started(1)
+    p = s.players[0]
+    s.goods_supply["armor"] = 0
+    E._gain_good(s, C, p, "armor", False)
+    assert p.incoming == []
+
+
+def test_r32_a_hero_gives_its_bonus_however_it_joins() -> None:
+    """R32: a hero that joins without a sale (ruins die, Snow Bee, the Candle & Quartz) still
+    gives its bonus icon."""
+    s = started(1)
+    p = s.players[0]
+    h = next(x.id for x in C.heroes if x.bonus == "horseshoe" and not x.starting)
+    p.horseshoes = 0
+    E._join_hero(s, C, p, h, [])
+    assert p.horseshoes == 1
+
+
+def test_r36_activations_are_optional() -> None:
+    """R36: "Activate 1 or both": each activation may be skipped; end_turn rests."""
+    s = started(2)
+    at_activate(s, 0, 0, illuminated=True)
+    act(s, 0, A.EndTurn())
+    assert s.turn_seat == 1
+
+
+def test_r38_mansion_trades_any_number() -> None:
+    """R38: the Guildmaster's Mansion trades any number of items one for one, in one command
+    (comma-separated lists)."""
+    s = started(1)
+    s.buildings[0] = "mansion"
+    p = s.players[0]
+    p.coins, p.lanterns, p.quartz, p.horseshoes = 4, 0, 0, 0
+    at_activate(s, 0, 0, illuminated=True)
+    act(s, 0, A.Building("mansion", "coins,coins,quartz", "quartz,lantern,lantern"))
+    assert (p.coins, p.quartz, p.lanterns) == (0, 0, 2)
+
+
+def test_r39_lose_good_lapses_without_goods() -> None:
+    """R39: a cost "lose 1 good" with nothing left to lose is paid as far as possible: no
+    choice is asked."""
+    s = started(1)
+    clear_goods(s, 0)
+    p = s.players[0]
+    E._apply_effect(
+        s, C, p, next(f for e in C.events for v in e.faces.values() for f in v if f.lose_good), []
+    )
+    E._settle(s, C, [])
+    assert not s.pending
+
+
+@pytest.mark.parametrize("town", ["northbreak", "nightpoem"])
+def test_r17_a_discarded_commission_goes_under_its_stack(town: str) -> None:
+    """R17: "Place the discarded commission at the bottom of the matching commission stack"."""
+    s = started(1)
+    p = s.players[0]
+    p.commissions = [s.stacks[t].pop(0) for t in ("farglen", "windglass", "cursecairn")]
+    E._gain_commission(s, C, p, town, [])
+    E._settle(s, C, [])
+    new = p.commissions[-1]
+    act(s, 0, A.DiscardCommission(new))
+    assert s.stacks[town][-1] == new
+    give(s, 0, "potion")
+    store_all(s)
