@@ -99,3 +99,10 @@ def is_known_revision(revision: str) -> bool:
         )
     except CommandError:
         return False
+
+
+def previous_revision(revision: str) -> str | None:
+    """The revision just before `revision` (None for the first)."""
+    script = ScriptDirectory.from_config(alembic_config("sqlite://")).get_revision(revision)
+    down = script.down_revision if script is not None else None
+    return down if isinstance(down, str) or down is None else down[0]

@@ -190,3 +190,56 @@ def test_backup_of_a_database_never_served_says_so(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "no database at" in result.stderr
     assert not (tmp_path / "b.db").exists()
+
+
+def _played_sqlite(server_factory: Callable[..., ServerProcess], url: str) -> list[Table]:
+    """A SQLite database with two started rooms and a few commands, the server stopped."""
+    home = server_factory(env={"DATABASE_URL": url, **FAST_ENV}).start()
+    rng = random.Random(11)
+    with httpx.Client(base_url=home.url, timeout=15) as http:
+        tables = [open_table(http, humans=2) for _ in range(2)]
+        for table in tables:
+            wait_until(lambda t=table: try_one_command(http, t, rng) is not None)
+    home.stop()
+    return tables
+
+
+@pytest.mark.slow
+def test_a_backup_of_an_older_schema_is_restored_then_migrated(
+    sqlite_url: str, server_factory: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    tables = _played_sqlite(server_factory, sqlite_url)
+    head = migrate.head_revision()
+    older = migrate.previous_revision(str(head))
+    assert older is not None
+    migrate.downgrade(sqlite_url, older)  # as if made by the previous version
+    report = store_backup.backup(sqlite_url, tmp_path / "old.db")
+    assert report.revision == older
+
+    target = f"sqlite:///{tmp_path / 'new' / 'karanor.db'}"
+    restored = store_backup.restore(target, tmp_path / "old.db")
+    assert restored.rows == {k: v for k, v in report.rows.items() if v}
+    assert migrate.current_revision(target) == head
+    server = server_factory(env={"DATABASE_URL": target, **FAST_ENV}).start()
+    with httpx.Client(base_url=server.url, timeout=15) as http:
+        for table in tables:
+            assert play_on(http, table) >= 2
+
+
+def test_default_backup_file_goes_to_the_data_folder(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'karanor.db'}"
+    migrate.upgrade(url)
+    env = {**os.environ, "KARANOR_DATA_DIR": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "backup"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    (made,) = (tmp_path / "backups").glob("karanor-*.db")
+    assert str(made) in result.stdout
