@@ -62,7 +62,7 @@ def _create_room(client: httpx.Client, base: str, forwarded_for: str | None) -> 
 @pytest.fixture
 def server(server_factory: Callable[..., ServerProcess]) -> ServerProcess:
     env = {**_compose_proxy_env(), "KARANOR_ROOMS_PER_HOUR": "2"}
-    started = server_factory(env=env, host="0.0.0.0")
+    started = server_factory(env=env)
     started.start()
     return started
 
