@@ -107,7 +107,12 @@ async def play(server: ServerProcess, seed: int) -> tuple[Room, dict[str, Any], 
         for i, t in enumerate([*tokens, None]):
             log = (await http.get(f"{url}/log", headers=bearer(t) if t else {})).json()
             seen["logs"].append((i if t else None, log["entries"]))
-    await asyncio.sleep(0.3)
+        final = (await http.get(f"{url}/view")).json()["version"]
+    # Every socket has read up to the last version before it is closed (a condition,
+    # not a pause: a slow machine checks as many messages as a fast one).
+    async with asyncio.timeout(30):
+        while any(s.version < final for s in sockets):
+            await asyncio.sleep(0.02)
     for s in sockets:
         assert s.task is not None
         s.task.cancel()
