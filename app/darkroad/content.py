@@ -333,6 +333,7 @@ class Content:
         self.upgrades: tuple[Upgrade, ...] = parts["upgrades.yaml"].upgrades
         b = self.board
         self.goods: tuple[str, ...] = tuple(g.id for g in b.goods)
+        self.good_index = {g: i for i, g in enumerate(self.goods)}
         self.shapes: dict[str, tuple[tuple[Cell, ...], ...]] = {
             g.id: orientations(g.shape) for g in b.goods
         }

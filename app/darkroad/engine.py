@@ -13,6 +13,7 @@ good gained on the road).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import combinations, product
 from typing import Any
@@ -221,7 +222,7 @@ def _good_at(c: Content, s: State, pos: int) -> str:
 
 def value(c: Content, s: State, good: str) -> int:
     """A good's current value on the market wheel (ruling R10)."""
-    return c.board.wheel_values[(c.goods.index(good) + s.wheel_rot) % 6]
+    return c.board.wheel_values[(c.good_index[good] + s.wheel_rot) % 6]
 
 
 def _good_valued(c: Content, s: State, v: int) -> str:
@@ -585,11 +586,28 @@ def _use_target(s: State, c: Content, target: str) -> None:
         s.acts = []
 
 
+_AUTO_PLACE = A.PlaceGood()
+
+
+@functools.lru_cache(maxsize=16384)
+def _mk(cls: type[A.Command], *args: Any) -> Any:
+    """An interned command (frozen values: the listing reuses them)."""
+    return cls(*args)
+
+
 class Handler:
+    """`listing` is what `legal_actions` shows for this kind once the gate has let the kind
+    through: by default the candidates that pass `check`. A few hot handlers override it with
+    a direct construction; `tests/darkroad/test_listing.py` proves at every state of many
+    games that the override equals the candidates passing `check`."""
+
     cmd: type[A.Command] = A.Command
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[Any]:
         yield from ()
+
+    def listing(self, s: State, c: Content, seat: int) -> list[Any]:
+        return [x for x in self.candidates(s, c, seat) if self.check(s, c, seat, x) is None]
 
     def check(self, s: State, c: Content, seat: int, cmd: Any) -> Check:
         raise NotImplementedError
@@ -703,13 +721,17 @@ def _plan_options(s: State, c: Content, p: Player, slot: int) -> list[str | None
 class Plan(Handler):
     cmd = A.Plan
 
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        return [x for x in self.candidates(s, c, seat) if p.locked[x.slot - 1] is not None]
+
     def candidates(self, s, c, seat):
         p = s.players[seat]
         dice = sorted(set(p.reserve)) if p.reserve else [None]
         for slot in (1, 2, 3):
             for die in dice:
                 for opt in _plan_options(s, c, p, slot):
-                    yield A.Plan(slot, die, opt)
+                    yield _mk(A.Plan, slot, die, opt)
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat, PLAN)
@@ -763,6 +785,16 @@ class Plan(Handler):
 
 class Move(Handler):
     cmd = A.Move
+
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        shoes = (0, 1, -1) if p.horseshoes and not p.horseshoe_used else (0,)
+        dice = ["night"] if p.pool_night is not None else []
+        if p.pool_illuminated is not None:
+            dice.append("illuminated")
+        if has_steed(c, p, "move_three"):
+            dice.append("steed")
+        return [_mk(A.Move, d, h) for d in dice for h in shoes]
 
     def candidates(self, s, c, seat):
         p = s.players[seat]
@@ -854,6 +886,17 @@ class BazaarRotate(Handler):
 class BazaarChange(Handler):
     cmd = A.BazaarChange
 
+    def listing(self, s, c, seat):
+        if s.pending[0]["changed"]:
+            return []
+        return [
+            _mk(A.BazaarChange, src, g)
+            for src in c.goods
+            if s.market[src]
+            for g in c.goods
+            if g != src and s.market[g] < 2
+        ]
+
     def candidates(self, s, c, seat):
         for src in c.goods:
             if s.market[src]:
@@ -890,8 +933,31 @@ def bazaar_cost(s: State, c: Content, p: Player, goods: tuple[str, ...]) -> int:
     return cost
 
 
+@functools.lru_cache(maxsize=4096)
+def _buy_cmd(goods: tuple[str, ...]) -> A.BazaarBuy:
+    return A.BazaarBuy(goods)
+
+
 class BazaarBuy(Handler):
     cmd = A.BazaarBuy
+
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        budget = p.coins + (2 if has_steed(c, p, "bazaar_discount") else 0)
+        combos: list[tuple[tuple[str, ...], int]] = [((), 0)]
+        for g in c.goods:
+            k = s.market[g]
+            if not k:
+                continue
+            v = value(c, s, g)
+            grown = []
+            for goods, cost in combos:
+                grown.append((goods, cost))
+                grown.append(((*goods, g), cost + v))
+                if k == 2:
+                    grown.append(((*goods, g, g), cost + v))
+            combos = grown
+        return [_buy_cmd(goods) for goods, cost in combos if cost <= budget]
 
     def candidates(self, s, c, seat):
         avail = [g for g in c.goods for _ in range(s.market[g])]
@@ -928,6 +994,9 @@ class BazaarBuy(Handler):
 class TakeCommission(Handler):
     cmd = A.TakeCommission
 
+    def listing(self, s, c, seat):
+        return [_mk(A.TakeCommission, t) for t in c.towns if s.stacks[t]]
+
     def candidates(self, s, c, seat):
         for t in c.towns:
             yield A.TakeCommission(t)
@@ -947,6 +1016,14 @@ class TakeCommission(Handler):
 
 class DarkMarket(Handler):
     cmd = A.DarkMarket
+
+    def listing(self, s, c, seat):
+        coins = s.players[seat].coins
+        return [
+            _mk(A.DarkMarket, k, pick)
+            for k in range(1, min(4, coins) + 1)
+            for pick in _dark_market_picks(s, c, k)
+        ]
 
     def candidates(self, s, c, seat):
         for steps in range(1, 5):
@@ -1009,6 +1086,9 @@ def _request_candidates(p: Player, requests: tuple[str, ...]) -> Iterator[tuple[
 
 class Inn(Handler):
     cmd = A.Inn
+
+    def listing(self, s, c, seat):
+        return list(self.candidates(s, c, seat))
 
     def candidates(self, s, c, seat):
         p = s.players[seat]
@@ -1153,6 +1233,14 @@ class TakeHero(Handler):
 
 class Caravan(Handler):
     cmd = A.Caravan
+
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        comps = [i for i in range(3) if s.row[i] is not None]
+        if s.decks["companions"]:
+            comps.append(-1)
+        routes = ROUTES if p.free_shortcut or p.lanterns >= SHORTCUT_LANTERNS else ROUTES[:1]
+        return [_mk(A.Caravan, i, r, t) for i in comps for r in routes for t in c.towns]
 
     def candidates(self, s, c, seat):
         for comp in (0, 1, 2, -1):
@@ -1826,16 +1914,24 @@ def _companion_ok(s: State, c: Content, p: Player, cmd: A.UseCompanion) -> str |
         return f"{cmd.ability} was already used"
     if (cmd.pick, cmd.gift) not in _companion_picks(s, c, p, cmd.ability):
         return f"{cmd.pick!r} is not a choice of {cmd.ability}"
-    gift = card.gift
+    return _gift_ok(p, card.gift, cmd.gift) or _companion_pick_ok(s, c, p, cmd.ability, cmd.pick)
+
+
+def _gift_ok(p: Player, gift: str, hero: str | None) -> str | None:
+    """Why the companion's gift cannot be given, or None."""
     if gift == "quartz" and p.quartz < 1:
         return "the gift is a blazing quartz"
     if gift == "horseshoe" and p.horseshoes < 1:
         return "the gift is a horseshoe"
     if gift == "potion" and not any(q["good"] == "potion" for q in p.pieces):
         return "the gift is a potion"
-    if gift == "hero" and cmd.gift not in p.heroes:
+    if gift == "hero" and hero not in p.heroes:
         return "the gift is a hero on your wagon"
-    a, pick = cmd.ability, cmd.pick
+    return None
+
+
+def _companion_pick_ok(s: State, c: Content, p: Player, a: str, pick: str | None) -> str | None:
+    """Why an offered pick of ability `a` cannot be taken now, or None."""
     if a == "deliver_hero":
         return None
     if a == "gain_commission":
@@ -1860,6 +1956,23 @@ def _companion_ok(s: State, c: Content, p: Player, cmd: A.UseCompanion) -> str |
 
 class UseCompanion(Handler):
     cmd = A.UseCompanion
+
+    def listing(self, s, c, seat):
+        if seat != s.turn_seat or s.pending or s.travel or s.phase != PLAY:
+            return []
+        p = s.players[seat]
+        out = []
+        for x in p.companions:
+            card = c.companion[x["id"]]
+            for a in card.abilities:
+                if a in x["used"] or a in ("twin_travel_die", "travel_boost"):
+                    continue
+                for pick, gift in _companion_picks(s, c, p, a):
+                    if not _gift_ok(p, card.gift, gift) and not _companion_pick_ok(
+                        s, c, p, a, pick
+                    ):
+                        out.append(A.UseCompanion(x["id"], a, pick, gift))
+        return out
 
     def candidates(self, s, c, seat):
         p = s.players[seat]
@@ -1963,8 +2076,22 @@ def _can_rearrange(s: State, seat: int) -> Check:
     return _err("not_now", "rearrange on your turn or while storing a good")
 
 
+@functools.lru_cache(maxsize=4096)
+def _place_cmd(where: st.Placement) -> A.PlaceGood:
+    """Interned commands: listing a placement builds no new object."""
+    return A.PlaceGood(*where)
+
+
 class PlaceGood(Handler):
     cmd = A.PlaceGood
+
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        good = p.incoming[0]["good"]
+        explicit = [_place_cmd(w) for w in st.placements(c, p, good)]
+        if explicit or _auto_layout(c, p):
+            return [_AUTO_PLACE, *explicit]
+        return []
 
     def candidates(self, s, c, seat):
         p = s.players[seat]
@@ -2014,6 +2141,9 @@ def _auto_layout(c: Content, p: Player) -> list[dict[str, Any]] | None:
 
 class DiscardGood(Handler):
     cmd = A.DiscardGood
+
+    def listing(self, s, c, seat):
+        return list(self.candidates(s, c, seat))
 
     def candidates(self, s, c, seat):
         yield A.DiscardGood(None)
@@ -2595,8 +2725,7 @@ def legal_actions(s: State, seat: int) -> list[A.Command]:
         kinds = _turn_kinds(s, c, s.players[seat])
     out: list[A.Command] = []
     for kind in kinds:
-        h = HANDLERS[kind]
-        out.extend(cmd for cmd in h.candidates(s, c, seat) if h.check(s, c, seat, cmd) is None)
+        out.extend(HANDLERS[kind].listing(s, c, seat))
     return out
 
 
