@@ -111,7 +111,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def _try(self, s: State, seat: int, cmd: A.Command) -> State:
-        t = State.from_dict(s.to_dict())
+        t = s.copy()
         t.rng ^= self.rng.getrandbits(63) | 1
         E.apply(t, seat, cmd)
         return t
