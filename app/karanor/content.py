@@ -340,12 +340,6 @@ class Content:
             k: tuple(sorted(v)) for k, v in neighbours.items()
         }
 
-    def card_name(self, card_id: str) -> str:
-        for table in (self.quest, self.black_market_card, self.business_card, self.artifact):
-            if card_id in table:
-                return table[card_id].name
-        return card_id
-
     def counts(self) -> dict[str, int]:
         return {
             "quests": len(self.quests),

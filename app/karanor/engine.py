@@ -21,7 +21,7 @@ from typing import Any
 
 from . import actions as A
 from . import effects as fx
-from . import rng
+from . import rng, trades
 from .content import Content, load
 from .errors import RuleError
 from .state import ACTION, DRAFT, GAME_OVER, Business, Player, State
@@ -194,6 +194,7 @@ def _pending(s: State, seat: int, kind: str) -> dict[str, Any] | RuleError:
 
 class Handler:
     cmd: type[A.Command] = A.Command
+    gated = True  # the common checks of `_gate` come first (game over, seat, pending, draft)
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Command]:
         yield from ()
@@ -1219,6 +1220,28 @@ class UseArtifact(Handler):
         fx.apply_rewards(s, c, p, power.reward, ev)
 
 
+# --- trades ---------------------------------------------------------------------------
+
+
+class Trade(Handler):
+    """Offers, counters, acceptances, refusals and withdrawals (`trades.py`): free-form,
+    so never listed; their own gate (`trades.closed_reason`) replaces the turn's."""
+
+    gated = False
+
+    def __init__(self, cmd: type[A.Command]) -> None:
+        self.cmd = cmd
+
+    def candidates(self, s, c, seat):
+        return iter(())
+
+    def check(self, s, c, seat, cmd):
+        return trades.check(s, c, seat, cmd)
+
+    def do(self, s, c, seat, cmd, ev):
+        trades.do(s, c, seat, cmd, ev)
+
+
 # --- dispatch ------------------------------------------------------------------------
 
 HANDLERS: dict[str, Handler] = {
@@ -1228,6 +1251,7 @@ HANDLERS: dict[str, Handler] = {
         Move(), Harvest(), Work(), Build(), Interact(), CompleteQuest(), Deliver(),
         RecruitPartner(), BuyVilla(), Market(), EndTurn(), PromotePartner(),
         PlayBlackMarket(), UseArtifact(),
+        *(Trade(t) for t in (A.Offer, A.Accept, A.Decline, A.Withdraw, A.Counter)),
     )
 }  # fmt: skip
 ANSWERS = {
@@ -1297,14 +1321,12 @@ def legal_actions(s: State, seat: int) -> list[A.Command]:
 
 def check(s: State, seat: int, cmd: A.Command) -> RuleError | None:
     """Why `cmd` is refused, or None if `apply` would accept it."""
-    if cmd.type in ("offer", "accept", "decline", "withdraw", "counter"):
-        from . import trades
-
-        return trades.check(s, content_of(s), seat, cmd)
-    err = _gate(s, seat, cmd.type)
-    if err:
-        return err
-    return HANDLERS[cmd.type].check(s, content_of(s), seat, cmd)
+    h = HANDLERS[cmd.type]
+    if h.gated:
+        err = _gate(s, seat, cmd.type)
+        if err:
+            return err
+    return h.check(s, content_of(s), seat, cmd)
 
 
 def apply(s: State, seat: int, cmd: A.Command | dict[str, Any]) -> tuple[State, Events]:
@@ -1319,12 +1341,7 @@ def apply(s: State, seat: int, cmd: A.Command | dict[str, Any]) -> tuple[State, 
         raise err
     c = content_of(s)
     ev: Events = []
-    if cmd.type in ("offer", "accept", "decline", "withdraw", "counter"):
-        from . import trades
-
-        trades.do(s, c, seat, cmd, ev)
-    else:
-        HANDLERS[cmd.type].do(s, c, seat, cmd, ev)
+    HANDLERS[cmd.type].do(s, c, seat, cmd, ev)
     _settle(s, c, ev)
     s.commands += 1
     return s, ev
@@ -1350,8 +1367,6 @@ def _settle(s: State, c: Content, ev: Events) -> None:
         ):
             s.pending.append({"kind": "quest_discard", "seat": p.seat})
     if s.offers:
-        from . import trades
-
         trades.refresh(s, c, ev)
 
 

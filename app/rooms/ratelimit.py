@@ -48,6 +48,3 @@ class ConnectionCounter:
             self._open[key] = count
         else:
             self._open.pop(key, None)
-
-    def count(self, key: Hashable) -> int:
-        return self._open.get(key, 0)
