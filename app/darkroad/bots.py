@@ -42,6 +42,36 @@ def _rounds_left(s: State) -> int:
     return max(0, E.ROUNDS - s.round)
 
 
+REGION_VALUE = {"north": (2, 0), "west": (0, 2), "east": (1, 1)}  # (coins, prestige) a hero
+
+
+def potential(s: State, p: Player, town: str | None = None) -> tuple[float, set[int]]:
+    """What the seat's commissions and heroes would bring if delivered now (to `town`, or
+    anywhere), in points, and the pieces that commissions would use."""
+    c = E.content_of(s)
+    used: set[int] = set()
+    total = 0.0
+    pieces = sorted(st.goods_of(p), key=lambda q: not q["up"])
+    for k in p.commissions:
+        com = c.commission[k]
+        if town is not None and com.town != town:
+            continue
+        left = list(com.requests)
+        n = ups = 0
+        for q in pieces:
+            if q["id"] not in used and q["good"] in left:
+                left.remove(q["good"])
+                used.add(q["id"])
+                n += 1
+                ups += q["up"]
+        total += (0, 1, 3, 6)[n] + ups
+    for h in p.heroes:
+        ht = c.hero_town[c.hero[h].type]
+        if town is None or ht == town:
+            total += sum(REGION_VALUE[c.town[ht].region])
+    return total, used
+
+
 def worth(s: State, seat: int) -> float:
     """How good the position is for `seat`, in points."""
     c = E.content_of(s)
@@ -51,22 +81,16 @@ def worth(s: State, seat: int) -> float:
         return float(sc["total"]) + 0.01 * sc["discarded"]
     sc = E.score(s, c, p)
     late = min(1.0, _rounds_left(s) / 5)
-    v = sc["base"] + sc["vp"] + 0.35 * (sc["discarded"] - sc["base"])
-    wanted: dict[str, int] = {}
-    for k in p.commissions:
-        for g in c.commission[k].requests:
-            wanted[g] = wanted.get(g, 0) + 1
-    goods = [(q["good"], q["up"]) for q in st.goods_of(p)] + [
-        (g["good"], g["up"]) for g in p.incoming
-    ]
-    for g, up in goods:
-        if wanted.get(g):
-            wanted[g] -= 1
-            v += 2.2 + (1.0 if up else 0)
-        else:
-            v += late * (0.8 + 0.2 * E.value(c, s, g) + (1.0 if up else 0))
-    v += 1.2 * len(p.commissions) * (0.5 + 0.5 * late)
-    v += 1.8 * len(p.heroes)
+    v = sc["base"] + sc["vp"] + 0.3 * (sc["discarded"] - sc["base"])
+    if sc["prestige"] < sc["coins"]:
+        v += 0.25 * (sc["prestige"] - sc["base"])
+    pot, used = potential(s, p)
+    v += 0.65 * pot + 0.9 * late * len(p.commissions)
+    for q in st.goods_of(p):
+        if q["id"] not in used:
+            v += late * (0.6 + 0.25 * E.value(c, s, q["good"]) + (0.8 if q["up"] else 0))
+    for g in p.incoming:
+        v += 0.6 + 0.25 * E.value(c, s, g["good"]) + (0.8 if g["up"] else 0)
     v += late * (0.6 * p.lanterns + 0.9 * p.quartz + 0.4 * p.horseshoes)
     v += 0.8 * late * len(p.special)
     v += (
@@ -74,7 +98,6 @@ def worth(s: State, seat: int) -> float:
         * late
         * sum(1 for x in p.companions for a in c.companion[x["id"]].abilities if a not in x["used"])
     )
-    v -= 0.3 * sum(1 for x in s.pending if x["seat"] == seat and x["kind"] == "store")
     return v
 
 
@@ -95,12 +118,8 @@ def _district_hint(s: State, p: Player, target: str) -> float:
                 best = max(best, sum(1 for g in c.hero[h].requests if g in sellable))
         return 1.5 * best
     if target == "excursions":
-        towns = {c.hero_town[c.hero[h].type] for h in p.heroes}
-        held = {q["good"] for q in p.pieces}
-        towns |= {
-            c.commission[k].town for k in p.commissions if held & set(c.commission[k].requests)
-        }
-        return 2.0 + 1.5 * len(towns)
+        reach = max((potential(s, p, t)[0] for t in c.towns), default=0.0)
+        return 2.0 + 0.4 * reach
     return 1.5  # a building
 
 
@@ -158,11 +177,8 @@ class GreedyBot:
             t = s.travel
             assert t is not None
             p = s.players[seat]
-            towns = {t["town"], c.twin(t["town"])}
-            useful = any(c.hero_town[c.hero[h].type] in towns for h in p.heroes) or any(
-                c.commission[k].town in towns for k in p.commissions
-            )
-            return A.Join(useful or self.rng.random() < 0.3)
+            gain = max(potential(s, p, x)[0] for x in (t["town"], c.twin(t["town"])))
+            return A.Join(gain > 0 or self.rng.random() < 0.3)
         return None
 
     def _value(self, s: State, seat: int, cmd: A.Command) -> float:
@@ -174,6 +190,8 @@ class GreedyBot:
             v += self._best_activation(t, seat)
         elif isinstance(cmd, A.Caravan):
             v += self._caravan_bonus(t, seat, cmd)
+        elif isinstance(cmd, A.Visit) and cmd.town:
+            v += 0.4 * potential(t, t.players[seat], cmd.town)[0]
         elif isinstance(cmd, A.EndTurn):
             v += 0.0
         elif t.step == ACTIVATE and t.turn_seat == seat and not t.pending and t.acts:
@@ -188,20 +206,8 @@ class GreedyBot:
         return sum(hints[: t.acts_left])
 
     def _caravan_bonus(self, t: State, seat: int, cmd: A.Caravan) -> float:
-        c = E.content_of(t)
-        p = t.players[seat]
-        gain = 0.0
-        held = [q["good"] for q in st.goods_of(p)]
-        for k in p.commissions:
-            com = c.commission[k]
-            if com.town == cmd.town:
-                n = sum(1 for g in set(com.requests) if g in held)
-                gain += (0, 1, 3, 6)[min(n, 3)] - 2.2 * n + 1.0
-        for h in p.heroes:
-            if c.hero_town[c.hero[h].type] == cmd.town:
-                gain += 2.5
-        gain += 4.0 if cmd.route == "shortcut" else 2.5  # good fortunes
-        return gain
+        pot, _ = potential(t, t.players[seat], cmd.town)
+        return 0.4 * pot + (3.0 if cmd.route == "shortcut" else 1.5)
 
 
 BOTS: dict[str, Callable[[int], RandomBot | GreedyBot]] = {
