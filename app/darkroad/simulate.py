@@ -7,14 +7,14 @@ import time
 from collections import Counter
 from typing import Any
 
-from . import bots
+from . import bots as players_of
 from .engine import new_game
 
 
 def simulate(
     game_count: int,
     players: int,
-    bots_kind: str = "random",
+    bots: str = "random",
     seed: int = 0,
     *,
     options: dict[str, Any] | None = None,
@@ -30,8 +30,8 @@ def simulate(
     for g in range(game_count):
         game_seed = seed * 1_000_003 + g
         s = new_game(options or {}, game_seed, [f"Bot {i + 1}" for i in range(players)])
-        seats = [bots.make(bots_kind, game_seed * 7 + i) for i in range(players)]
-        commands += bots.play(s, seats)
+        seats = [players_of.make(bots, game_seed * 7 + i) for i in range(players)]
+        commands += players_of.play(s, seats)
         if s.phase == "game_over" and s.result:
             finished += 1
             ws = s.result["winners"]
@@ -45,7 +45,7 @@ def simulate(
         "game": "darkroad",
         "games": game_count,
         "players": players,
-        "bots": bots_kind,
+        "bots": bots,
         "finished": finished,
         "commands": commands,
         "seconds": round(seconds, 3),
