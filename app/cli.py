@@ -70,39 +70,65 @@ def _db(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ simulate, content
 
 
+GAMES = ("karanor", "darkroad")  # the games whose rules these two subcommands run
+
+
 def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=GAMES, default="karanor", help="default karanor")
     parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
-    parser.add_argument("--players", type=int, default=4, help="players per game, 2-6")
+    parser.add_argument(
+        "--players", type=int, default=4, help="players per game (Karanor 2-6, Dark Road 1-4)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--bots", choices=["random", "greedy"], default="random")
-    parser.add_argument("--content", default="base", help="content pack (default base)")
+    parser.add_argument("--content", default="base", help="content pack (Karanor; default base)")
     parser.add_argument("--max-rounds", type=int, default=80, help="stop a game after N rounds")
-    parser.add_argument("--stats", action="store_true", help="also print card and prestige tallies")
+    parser.add_argument("--stats", action="store_true", help="also print scores and tallies")
 
 
 def _simulate(args: argparse.Namespace) -> int:
     import json
 
-    from app.karanor.simulate import simulate
-
-    if not 2 <= args.players <= 6 or args.games < 1:
-        print("karanor simulate: --players must be 2-6 and --games at least 1", file=sys.stderr)
+    low, high = (1, 4) if args.game == "darkroad" else (2, 6)
+    if not low <= args.players <= high or args.games < 1:
+        print(
+            f"karanor simulate: --players must be {low}-{high} and --games at least 1",
+            file=sys.stderr,
+        )
         return 2
-    result = simulate(
-        args.games, args.players, seed=args.seed, kind=args.bots, content=args.content,
-        max_rounds=args.max_rounds, stats=args.stats,
-    )  # fmt: skip
+    if args.game == "darkroad":
+        from app.darkroad.simulate import simulate as simulate_darkroad
+
+        result = simulate_darkroad(args.games, args.players, args.bots, args.seed, stats=args.stats)
+    else:
+        from app.karanor.simulate import simulate
+
+        result = simulate(
+            args.games, args.players, seed=args.seed, kind=args.bots, content=args.content,
+            max_rounds=args.max_rounds, stats=args.stats,
+        )  # fmt: skip
     print(json.dumps(result, ensure_ascii=False))
     return 0
 
 
 def _content_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=GAMES, default="karanor", help="default karanor")
     parser.add_argument("pack", nargs="?", default="base", help="content pack (default base)")
 
 
 def _content(args: argparse.Namespace) -> int:
     import json
 
+    if args.game == "darkroad":
+        from app.darkroad import content as darkroad
+
+        try:
+            counts = darkroad.counts(darkroad.load(args.pack))
+        except darkroad.ContentError as e:
+            print(f"karanor content: {e}", file=sys.stderr)
+            return 1
+        print(json.dumps(counts))
+        return 0
     from app.karanor.content import ContentError, load_pack
 
     try:

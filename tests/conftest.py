@@ -37,29 +37,6 @@ def _sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'db' / 'karanor.db'}"
 
 
-def module_server(
-    backend: str, tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]
-) -> Iterator[ServerProcess]:
-    """One real server for a whole test module on `backend` ("sqlite" or "postgresql",
-    a fresh schema), killed and its database dropped afterwards."""
-    workdir = tmp_path_factory.mktemp("server")
-    urls: Iterator[str] | None = None
-    if backend == "sqlite":
-        url = _sqlite_url(workdir)
-    else:
-        urls = _postgres_schema_url()
-        url = next(urls)
-    server = ServerProcess(workdir, env={"DATABASE_URL": url, **env})
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
-        if urls is not None:
-            for _ in urls:  # the generator's cleanup drops the schema
-                pass
-
-
 def _postgres_schema_url() -> Iterator[str]:
     """A fresh schema per test; every connection gets it as search_path via libpq options."""
     import psycopg
@@ -120,6 +97,57 @@ def redis_url() -> str:
     if not redis_reachable(REDIS_URL):
         unavailable(f"Redis not reachable at {REDIS_URL}")
     return REDIS_URL
+
+
+# The settings of the test servers: bots without a pause, quiet logs, no room quota.
+FAST_ENV = {
+    "KARANOR_BOT_DELAY_SECONDS": "0",
+    "KARANOR_LOG_LEVEL": "warning",
+    "KARANOR_ROOMS_PER_HOUR": "0",
+}
+
+
+@pytest.fixture(
+    scope="module",
+    params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)],
+)
+def backend_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A fresh database per module, on each backend in turn (not migrated)."""
+    if request.param == "sqlite":
+        yield _sqlite_url(tmp_path_factory.mktemp("db"))
+    else:
+        yield from _postgres_schema_url()
+
+
+@pytest.fixture(scope="module")
+def shared_server(
+    backend_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One real server for a whole module (tests that need no restart), on each backend:
+    the one shared server fixture."""
+    server = ServerProcess(
+        tmp_path_factory.mktemp("server"), env={"DATABASE_URL": backend_url, **FAST_ENV}
+    )
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+@pytest.fixture
+def serve(
+    server_factory: Callable[..., ServerProcess], database_url: str
+) -> Callable[..., ServerProcess]:
+    """Start a server on this test's database (each backend in turn), with extra settings:
+    `serve(KARANOR_X="1")`; stopped at the end of the test."""
+
+    def start(**env: str) -> ServerProcess:
+        return server_factory(env={"DATABASE_URL": database_url, **FAST_ENV, **env}).start()
+
+    return start
 
 
 @pytest.fixture

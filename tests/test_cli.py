@@ -73,3 +73,27 @@ def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_console_script_is_declared() -> None:
     assert 'karanor = "app.cli:main"' in (REPO_ROOT / "pyproject.toml").read_text()
+
+
+def test_simulate_and_content_take_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """`karanor simulate --game darkroad` and `karanor content --game darkroad` (API.md,
+    Running): the last line is JSON; `--game` defaults to karanor."""
+    import json
+
+    from app.cli import main
+
+    assert main(["content", "--game", "darkroad"]) == 0
+    counts = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert counts == {
+        "heroes": 48, "companions": 22, "steeds": 7, "deeds": 19, "events": 26,
+        "commissions": 30, "buildings": 10, "upgrades": 6,
+    }  # fmt: skip
+    assert main(["content"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["quests"] == 50
+    argv = ["simulate", "--game", "darkroad", "--games", "2", "--players", "2", "--bots"]
+    assert main([*argv, "greedy", "--seed", "3"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (figures["games"], figures["finished"]) == (2, 2) and figures["commands"] > 0
+    assert main(["simulate", "--game", "darkroad", "--players", "5"]) == 2
+    assert main(["simulate", "--games", "1", "--players", "2"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["finished"] == 1

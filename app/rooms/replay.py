@@ -1,7 +1,7 @@
 """Rebuild a game from its log: (game, options, seed, names) + every accepted command.
 
 Games are deterministic (their RNG lives in the state), so replaying the log must
-give exactly the stored snapshot; `tests/platform` checks it.
+give exactly the stored snapshot; `tests/web` checks it.
 """
 
 from collections.abc import Iterable

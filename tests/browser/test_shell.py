@@ -60,7 +60,9 @@ def test_home_chooses_the_game_and_the_lobby_shows_its_options(
     choices = host.get_by_test_id("game-choice")
     expect(choices).to_have_count(len(games))
     expect(host.locator("[data-testid=game-choice][value=karanor]")).to_be_checked()
-    expect(host.locator(".game-option", has_text="Merchants of Karanor")).to_contain_text("2–6 players")
+    expect(host.locator(".game-option", has_text="Merchants of Karanor")).to_contain_text(
+        "2–6 players"
+    )
     host.get_by_test_id("name-input").fill("Ana")
     keep(host, f"home-{device}")
     no_sideways_scroll(host, viewport["width"])

@@ -55,8 +55,14 @@ class CountToTen:
         return int(options.get("seats", 2))
 
     def new_game(self, options: Mapping[str, Any], seed: int, players: Sequence[str]) -> Any:
-        return {"options": dict(options), "names": list(players), "total": 0, "turn": 0,
-                "winner": None, "moves": 0}
+        return {
+            "options": dict(options),
+            "names": list(players),
+            "total": 0,
+            "turn": 0,
+            "winner": None,
+            "moves": 0,
+        }
 
     def parse_command(self, data: Any) -> Any:
         try:
@@ -73,7 +79,10 @@ class CountToTen:
         if seat != state["turn"]:
             raise RuleError("not_your_turn", "Wait for your turn.")
         n = command["n"]
-        if not 1 <= n <= state["options"]["step_max"] or state["total"] + n > state["options"]["target"]:
+        if (
+            not 1 <= n <= state["options"]["step_max"]
+            or state["total"] + n > state["options"]["target"]
+        ):
             raise RuleError("bad_step", "You cannot add that much.")
         state["total"] += n
         state["moves"] += 1
@@ -90,7 +99,9 @@ class CountToTen:
         if state["winner"] is not None or seat != state["turn"]:
             return []
         room = state["options"]["target"] - state["total"]
-        return [{"type": "add", "n": n} for n in range(1, state["options"]["step_max"] + 1) if n <= room]
+        return [
+            {"type": "add", "n": n} for n in range(1, state["options"]["step_max"] + 1) if n <= room
+        ]
 
     def public_part(self, state: Any) -> Any:
         return {"total": state["total"], "target": state["options"]["target"]}

@@ -14,8 +14,8 @@ import orjson
 import pytest
 import websockets
 
+from tests.helpers.client import bearer, new_id
 from tests.helpers.server import ServerProcess
-from tests.platform.client import bearer, new_id
 
 pytestmark = pytest.mark.slow
 
