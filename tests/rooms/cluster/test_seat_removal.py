@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 
 from tests.helpers.client import bearer
@@ -27,6 +28,10 @@ CLOSE_SEAT_REMOVED = 4403
 def ws(server: ServerProcess, code: str, token: str | None = None) -> str:
     url = f"{server.ws_url}/ws/rooms/{code}"
     return f"{url}?token={token}" if token else url
+
+
+def canonical(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
 def close_code(watcher: Watcher) -> int | None:
@@ -123,7 +128,7 @@ def test_a_removed_middle_seat_leaks_no_view_on_any_process(
                     expected[token] = r.json()
                     assert expected[token]["version"] == 0
                     assert expected[token]["seat"] == (now_index[token] if token else None)
-                privates = [orjson_key(expected[t]["private"]) for t in now_index]
+                privates = [canonical(expected[t]["private"]) for t in now_index]
                 assert len(set(privates)) == 3  # hands differ: the check can tell seats apart
                 assert expected[None]["private"] is None
 
@@ -144,9 +149,3 @@ def test_a_removed_middle_seat_leaks_no_view_on_any_process(
                     await watcher.close()
 
     asyncio.run(body())
-
-
-def orjson_key(value: Any) -> str:
-    import orjson
-
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
