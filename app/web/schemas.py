@@ -104,6 +104,9 @@ class SeatOut(BaseModel):
     name: str
     bot: bool
     host: bool
+    replaced: bool = Field(
+        default=False, description="a person's seat a bot plays until they return"
+    )
     connected: bool = Field(description="a socket of this seat is open (bots: always)")
 
 
@@ -116,6 +119,12 @@ class RoomOut(BaseModel):
     seats: list[SeatOut]
     options: dict[str, Any]
     version: int | None = Field(description="the game's version; null in the lobby")
+    timer: dict[str, Any] | None = Field(
+        default=None,
+        description='the turn timer: {"turn_seconds", "reserve_seconds", "deadlines": '
+        '[{"seat", "at": epoch seconds}]}; null: off',
+    )
+    rematch: str | None = Field(default=None, description="the room Play again opened")
 
 
 class MySeat(BaseModel):
