@@ -17,7 +17,12 @@ from app.rooms import cleanup
 from app.rooms.service import RoomService
 from app.store.db import create_db_engine
 from app.web import games, health, pages, rooms, ws
-from app.web.errors import MAX_BODY_BYTES, BodyLimitMiddleware, install_error_handlers
+from app.web.errors import (
+    MAX_BODY_BYTES,
+    BodyLimitMiddleware,
+    InternalErrorMiddleware,
+    install_error_handlers,
+)
 from app.web.security import SecurityHeadersMiddleware
 
 log = logging.getLogger(__name__)
@@ -108,7 +113,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
         )
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES)
-    app.add_middleware(SecurityHeadersMiddleware)  # outermost: every answer, errors included
+    # An unhandled error becomes its 500 inside the headers middleware (Starlette's own
+    # handler sits outside every middleware: its answer had none of the headers).
+    app.add_middleware(InternalErrorMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)  # every answer, errors included
     app.include_router(health.router)
     app.include_router(games.router)
     app.include_router(rooms.router)

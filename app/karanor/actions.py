@@ -7,6 +7,7 @@ code `bad_command`; `to_json(command)` is the inverse.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -202,18 +203,29 @@ COMMANDS: dict[str, type[Command]] = {
 }  # fmt: skip
 
 MAX_ID = 64
+# Control characters (C0, DEL, C1): refused in every string a command carries, since
+# commands are stored in the log as they came (PostgreSQL refuses NUL in JSON text).
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def _bad(msg: str) -> RuleError:
     return RuleError("bad_command", msg)
 
 
+def _text(v: Any) -> bool:
+    """A string without control characters."""
+    return isinstance(v, str) and _CONTROLS.search(v) is None
+
+
 def _str(data: dict[str, Any], key: str, *, optional: bool = False) -> str | None:
     v = data.get(key)
     if v is None and optional:
         return None
-    if not isinstance(v, str) or not v or len(v) > MAX_ID:
-        raise _bad(f"`{key}` must be a non-empty string of at most {MAX_ID} characters")
+    if not _text(v) or not v or len(v) > MAX_ID:
+        raise _bad(
+            f"`{key}` must be a non-empty string of at most {MAX_ID} characters"
+            " (no control characters)"
+        )
     return v
 
 
@@ -280,7 +292,7 @@ def parse(data: Any) -> Command:
             if (
                 not isinstance(v, list)
                 or not 1 <= len(v) <= 12
-                or not all(isinstance(t, str) and 0 < len(t) <= MAX_ID for t in v)
+                or not all(_text(t) and 0 < len(t) <= MAX_ID for t in v)
             ):
                 raise _bad("`path` must be a list of territory ids")
             kwargs[name] = tuple(v)
@@ -305,8 +317,8 @@ def parse(data: Any) -> Command:
                 raise _bad("`to` must be null (anyone) or a list of seat numbers")
         elif name == "note":
             v = data.get(name) or ""
-            if not isinstance(v, str) or len(v) > 200:
-                raise _bad("`note` must be a string of at most 200 characters")
+            if not _text(v) or len(v) > 200:
+                raise _bad("`note` must be a string of at most 200 characters, no control ones")
             kwargs[name] = v
         else:  # pragma: no cover - every field is handled above
             raise _bad(f"unsupported field {name}")

@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.rooms.errors import PlatformError
+from app.web.security import security_headers
 
 log = logging.getLogger(__name__)
 
@@ -68,14 +69,51 @@ def install_error_handlers(app: FastAPI) -> None:
             response.headers[key] = value
         return response
 
-    async def internal(_: Request, exc: Exception) -> JSONResponse:
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        # Only reached if `InternalErrorMiddleware` itself failed: Starlette's outermost
+        # middleware answers, outside the headers middleware, so the headers go here.
         log.exception("unhandled error", exc_info=exc)
-        return error_response(500, "internal_error", "something went wrong on the server")
+        response = internal_error()
+        for key, value in security_headers(request.url.path):
+            response.headers.setdefault(key.decode(), value.decode())
+        return response
 
     app.add_exception_handler(PlatformError, platform)
     app.add_exception_handler(RequestValidationError, validation)
     app.add_exception_handler(HTTPException, http)
     app.add_exception_handler(Exception, internal)
+
+
+def internal_error() -> JSONResponse:
+    return error_response(500, "internal_error", "something went wrong on the server")
+
+
+class InternalErrorMiddleware:
+    """An exception no handler took becomes a 500 `internal_error` here, inside the
+    security headers middleware (so the answer has the headers), logged once; Starlette's
+    own last-resort handler sits outside every middleware and logs it twice."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched_send)
+        except Exception:
+            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            if not started:
+                await internal_error()(scope, receive, send)
 
 
 class BodyTooLarge(HTTPException):

@@ -200,7 +200,9 @@ async def send_command(body: S.CommandIn, caller: SeatDep, service: ServiceDep) 
 async def get_log(
     caller: CallerDep,
     service: ServiceDep,
-    after: Annotated[int, Query(ge=0, description="entries with a greater version")] = 0,
+    after: Annotated[
+        int, Query(ge=0, le=S.INT32_MAX, description="entries with a greater version")
+    ] = 0,
     limit: Annotated[int, Query(ge=1, le=5000, description="at most this many")] = 5000,
 ) -> dict[str, Any]:
     return {"entries": await service.log_entries(caller, after, limit)}

@@ -3,18 +3,47 @@
 Every request field is validated here; a body that does not fit is a 422 `bad_request`.
 """
 
+import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+# The range of the database's Integer columns (versions, seats): every integer a client
+# sends is bounded to it, so none reaches a query it would overflow (a 422, not a 5xx).
+INT32_MAX = 2**31 - 1
+# No control character (C0, DEL, C1) anywhere in an id, a name or a chat line.
+NO_CONTROLS = r"^[^\x00-\x1f\x7f-\x9f]*$"
+# Invisible characters that are not Unicode format (Cf) characters: the Hangul fillers,
+# the combining grapheme joiner, the Braille blank.
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u034f\u2800")
+_SPACES = re.compile(r"\s+")
+
+
+def visible_name(value: str) -> str:
+    """A name as it is stored and shown: NFC, without invisible characters (zero-width,
+    bidi overrides and isolates, BOM, every other Cf format character), runs of spaces
+    made one. :raises ValueError: nothing visible is left."""
+    value = unicodedata.normalize("NFC", value)
+    value = "".join(ch for ch in value if unicodedata.category(ch) != "Cf" and ch not in _INVISIBLE)
+    value = _SPACES.sub(" ", value).strip()
+    if not value:
+        raise ValueError("a name needs at least one visible character")
+    return value
+
 
 Name = Annotated[
     str,
-    StringConstraints(
-        strip_whitespace=True, min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$"
-    ),
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=40, pattern=NO_CONTROLS),
+    AfterValidator(visible_name),
+    Field(description="1-40 characters, no control character; invisible ones are removed"),
 ]
-ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
-CommandId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+ChatText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=500, pattern=NO_CONTROLS),
+]
+CommandId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=NO_CONTROLS)]
+Version = Annotated[int, Field(ge=0, le=INT32_MAX)]
 
 
 # How a command looks in OpenAPI: an object with a `type`; the room's game checks the
@@ -68,8 +97,8 @@ class CommandIn(Strict):
     command: dict[str, Any] = Field(
         description="a command, e.g. one of `legal_actions`", json_schema_extra=COMMAND_SCHEMA
     )
-    expected_version: int | None = Field(
-        default=None, ge=0, description="refuse (409 stale_version) unless the game is here"
+    expected_version: Version | None = Field(
+        default=None, description="refuse (409 stale_version) unless the game is here"
     )
 
 
@@ -198,7 +227,7 @@ class WsCommand(Strict):
     type: Literal["command"]
     id: CommandId
     command: dict[str, Any]
-    expected_version: int | None = Field(default=None, ge=0)
+    expected_version: Version | None = None
 
 
 class WsChat(Strict):
@@ -208,7 +237,7 @@ class WsChat(Strict):
 
 class WsResync(Strict):
     type: Literal["resync"]
-    version: int | None = None
+    version: Version | None = None
 
 
 class WsPing(Strict):

@@ -34,6 +34,12 @@ _COMMON = [
 ]
 
 
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers every HTTP answer on `path` carries."""
+    csp = DOCS_CSP if path.startswith(DOCS_PATHS) else CSP
+    return [*_COMMON, (b"content-security-policy", csp.encode())]
+
+
 class SecurityHeadersMiddleware:
     """Adds CSP, nosniff, Referrer-Policy and X-Frame-Options to every HTTP answer
     (unless the route set its own value)."""
@@ -45,9 +51,7 @@ class SecurityHeadersMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path: str = scope.get("path", "")
-        csp = DOCS_CSP if path.startswith(DOCS_PATHS) else CSP
-        extra = [*_COMMON, (b"content-security-policy", csp.encode())]
+        extra = security_headers(scope.get("path", ""))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
