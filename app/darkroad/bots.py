@@ -90,6 +90,8 @@ def worth(s: State, seat: int) -> float:
         if q["id"] not in used:
             v += late * (0.6 + 0.25 * E.value(c, s, q["good"]) + (0.8 if q["up"] else 0))
     for g in p.incoming:
+        if g["good"] == "upgrade":
+            continue
         v += 0.6 + 0.25 * E.value(c, s, g["good"]) + (0.8 if g["up"] else 0)
     v += late * (0.6 * p.lanterns + 0.9 * p.quartz + 0.4 * p.horseshoes)
     v += 0.8 * late * len(p.special)

@@ -40,6 +40,7 @@ STARTING_GOOD_VALUE = (5, 4, 3, 2)
 STARTING_COINS = 5
 ROUTES = ("dark_road", "shortcut")
 SHORTCUT_LANTERNS = 3
+STORAGE_UPGRADE_VP = 1  # ruling R35
 
 _REGISTRY: dict[str, Content] = {}
 
@@ -338,7 +339,7 @@ def _apply_effect(s: State, c: Content, p: Player, e: Effect, ev: Events) -> Non
     elif e.cheap_good:
         _ask(s, {"kind": "choose_good", "seat": p.seat, "options": cheap_goods(c, s), "up": False})
     elif e.lose_good:
-        if st.goods_of(p) or p.incoming:
+        if st.goods_of(p) or any(g["good"] != "upgrade" for g in p.incoming):
             _ask(s, {"kind": "lose_good", "seat": p.seat})
     elif e.illuminated:
         _gain_illuminated(s, c, p, ev)
@@ -418,8 +419,6 @@ def _upgrade_ok(s: State, c: Content, p: Player, pick: str | None) -> bool:
     if pick not in s.upgrades_track or not _has_upgrade_room(c, p):
         return False
     kind = c.upgrade[pick].kind
-    if kind == "storage" and not st.first_fit(c, p, "upgrade"):
-        return st.repack(c, p, [*p.pieces, {"id": 0, "good": "upgrade", "up": False}]) is not None
     if kind == "inventory":
         return bool(s.unused_steeds)
     return True
@@ -434,16 +433,8 @@ def _gain_upgrade(s: State, c: Content, p: Player, pick: str, ev: Events) -> Non
     kind = c.upgrade[pick].kind
     if kind == "lantern" and p.lanterns > lantern_slots(c, p):
         _lanterns(s, c, p, lantern_slots(c, p) - p.lanterns, ev)
-    elif kind == "storage":
-        tile = {"id": p.next_piece, "good": "upgrade", "up": False}
-        p.next_piece += 1
-        where = st.first_fit(c, p, "upgrade")
-        if where:
-            p.pieces.append({**tile, "area": where[0], "x": where[1], "y": where[2], "o": where[3]})
-        else:
-            layout = st.repack(c, p, [*p.pieces, tile])
-            assert layout is not None
-            p.pieces = layout
+    elif kind == "storage":  # ruling R35: the tile is stored like a good, never discarded
+        p.incoming.insert(0, {"good": "upgrade", "up": False})
     elif kind == "inventory":
         _ask(s, {"kind": "choose_steed", "seat": p.seat})
 
@@ -2146,15 +2137,20 @@ class DiscardGood(Handler):
         return list(self.candidates(s, c, seat))
 
     def candidates(self, s, c, seat):
-        yield A.DiscardGood(None)
-        for q in st.goods_of(s.players[seat]):
+        p = s.players[seat]
+        if p.incoming and p.incoming[0]["good"] != "upgrade":
+            yield A.DiscardGood(None)
+        for q in st.goods_of(p):
             yield A.DiscardGood(q["id"])
 
     def check(self, s, c, seat, cmd):
         pend = _pending(s, seat, "store")
         if isinstance(pend, RuleError):
             return pend
-        if cmd.piece is not None and _piece(s.players[seat], str(cmd.piece)) is None:
+        p = s.players[seat]
+        if cmd.piece is None and p.incoming[0]["good"] == "upgrade":
+            return _err("cannot_discard", "the storage upgrade cannot be discarded")
+        if cmd.piece is not None and _piece(p, str(cmd.piece)) is None:
             return _err("no_such_good", f"no good {cmd.piece} in your storage")
         return None
 
@@ -2310,8 +2306,9 @@ class LoseGood(Handler):
         p = s.players[seat]
         for q in st.goods_of(p):
             yield A.LoseGood(q["id"])
-        for i in range(len(p.incoming)):
-            yield A.LoseGood(-1 - i)
+        for i, g in enumerate(p.incoming):
+            if g["good"] != "upgrade":
+                yield A.LoseGood(-1 - i)
 
     def check(self, s, c, seat, cmd):
         pend = _pending(s, seat, "lose_good")
@@ -2319,7 +2316,10 @@ class LoseGood(Handler):
             return pend
         p = s.players[seat]
         if cmd.piece < 0:
-            return None if -cmd.piece <= len(p.incoming) else _err("no_such_good", "no such good")
+            i = -1 - cmd.piece
+            if i < len(p.incoming) and p.incoming[i]["good"] != "upgrade":
+                return None
+            return _err("no_such_good", f"no incoming good {cmd.piece}")
         if _piece(p, str(cmd.piece)) is None:
             return _err("no_such_good", f"no good {cmd.piece} in your storage")
         return None
@@ -2485,7 +2485,7 @@ def _stale(s: State, pend: dict[str, Any]) -> bool:
     if pend["kind"] == "store":
         return not p.incoming
     if pend["kind"] == "lose_good":
-        return not p.incoming and not st.goods_of(p)
+        return not st.goods_of(p) and all(g["good"] == "upgrade" for g in p.incoming)
     return False
 
 
@@ -2578,7 +2578,7 @@ def score(s: State, c: Content, p: Player) -> dict[str, int]:
         else:
             vp += amount
     vp += len(p.special)
-    vp += 4 * sum(1 for u in p.upgrades if c.upgrade[u].kind == "storage")
+    vp += STORAGE_UPGRADE_VP * sum(1 for u in p.upgrades if c.upgrade[u].kind == "storage")
     base = min(coins, prestige)
     return {
         "seat": p.seat,

@@ -303,6 +303,9 @@ def test_upgrade_lantern_and_storage_and_inventory() -> None:
     p2 = started(1)
     q = p2.players[0]
     E._gain_upgrade(p2, C, q, "storage_upgrade", [])
+    E._settle(p2, C, [])
+    assert A.DiscardGood(None) not in E.legal_actions(p2, 0)
+    act(p2, 0, A.PlaceGood())
     tile = next(x for x in q.pieces if x["good"] == "upgrade")
     assert A.DiscardGood(tile["id"]) not in E.DiscardGood().candidates(p2, C, 0)
     E._gain_upgrade(p2, C, q, "inventory_upgrade", [])
