@@ -1,12 +1,106 @@
-// Merchants of the Dark Road: a placeholder until its own table is written (the kingdom
-// board, the wagon, the caravan: a later issue). Meanwhile the shell's generic table
-// makes it playable: every legal command is a button (data-testid=legal-action with its
-// data-type), a click sends it, and the view's version is shown.
-import { mount as genericMount } from "../../generic.js";
+// Merchants of the Dark Road in the room page (the interface is in docs/client.md): the
+// kingdom board, the action panel (steps, choices, every legal command), your wagon with
+// its storage grid (a sheet of its own on a phone), the caravan, the merchants, the log
+// in sentences and the end screen's scoring table and prestige chart.
+import { clear, h } from "../../util.js";
+import { ActionPanel, statusText } from "./actions.js";
+import { Board } from "./board.js";
+import { CaravanRecord } from "./caravan.js";
+import { endDetails } from "./endgame.js";
+import { lobby } from "./lobby.js";
+import { Storage } from "./storage.js";
+import { renderPlayers, renderWagon } from "./wagon.js";
+import { Words } from "./words.js";
+
+export { lobby };
+
+/** Style sheets of this folder, loaded by the shell with the module. */
+export const styles = ["darkroad.css"];
 
 export function mount(shell, root, content) {
-  return genericMount(shell, root, content, {
-    title: "Merchants of the Dark Road",
-    note: "The full table is on its way. For now, every move the rules allow is a button.",
-  });
+  const words = new Words(content);
+  const el = {
+    board: h("div", { class: "dr-board", "data-testid": "board", "aria-label": "The kingdom board" }),
+    actions: h("section", { class: "card dr-actions generic-table", "aria-label": "Your actions", "data-testid": "dr-actions" }),
+    caravan: h("section", { class: "card dr-caravan", "aria-label": "The caravan", hidden: true, "data-testid": "dr-caravan" }),
+    wagon: h("section", { id: "dr-wagon", class: "card dr-wagon", "aria-label": "Your wagon", "data-testid": "wagon" }),
+    players: h("section", { class: "card dr-players", "aria-label": "Merchants" }),
+  };
+  const zoomIn = h("button", { type: "button", class: "btn icon", "aria-label": "Zoom in", title: "Zoom in" }, "+");
+  const zoomOut = h("button", { type: "button", class: "btn icon", "aria-label": "Zoom out", title: "Zoom out" }, "−");
+  const zoomAll = h("button", { type: "button", class: "btn icon", "aria-label": "Show the whole board", title: "Show the whole board" }, "⤢");
+  const sheetToggle = h("button", { type: "button", class: "btn primary dr-wagon-toggle", "aria-controls": "dr-wagon", "aria-expanded": "false",
+    "data-testid": "wagon-toggle" }, "Your wagon");
+  const sheetClose = h("button", { type: "button", class: "btn small dr-wagon-close", "aria-label": "Close your wagon" }, "Close ✕");
+  const setSheet = (open) => {
+    document.body.classList.toggle("dr-wagon-open", open);
+    sheetToggle.setAttribute("aria-expanded", String(open));
+    sheetToggle.textContent = open ? "Back to the board" : "Your wagon";
+  };
+  sheetToggle.addEventListener("click", () => setSheet(!document.body.classList.contains("dr-wagon-open")));
+  sheetClose.addEventListener("click", () => setSheet(false));
+  const wagonBox = h("div", { class: "dr-wagon-body" });
+  el.wagon.append(sheetClose, wagonBox);
+
+  root.classList.add("dr-game");
+  root.append(
+    h("section", { class: "board-col dr-board-col" },
+      h("div", { class: "dr-board-wrap" }, el.board,
+        h("div", { class: "dr-board-tools", role: "group", "aria-label": "Board zoom" }, zoomIn, zoomOut, zoomAll))),
+    h("section", { class: "side-col dr-side-col" }, shell.parts.endgame, el.actions, el.caravan, el.wagon, el.players, shell.parts.log));
+  document.body.append(sheetToggle);
+
+  const send = (cmd) => shell.send(cmd);
+  const board = new Board(el.board, content, words, { onCommand: send });
+  zoomIn.addEventListener("click", () => board.zoom(1.3));
+  zoomOut.addEventListener("click", () => board.zoom(1 / 1.3));
+  zoomAll.addEventListener("click", () => board.reset());
+  const storage = new Storage(words, content, { send });
+  const actions = new ActionPanel(el.actions, content, words);
+  const caravan = new CaravanRecord();
+
+  const game = {
+    render(view, events) {
+      words.setView(view, shell.room);
+      if (events) caravan.onEvents(events);
+      const ctx = { view, words, content, busy: shell.busy, send, presence: shell.presence, openWagon: () => setSheet(true) };
+      shell.setBanner(statusText(view, words));
+      board.update(view, { busy: shell.busy });
+      actions.render(ctx);
+      if (view.seat !== null && view.seat !== undefined && view.players[view.seat]) {
+        el.wagon.hidden = false;
+        sheetToggle.hidden = false;
+        renderWagon(wagonBox, ctx, storage);
+        // A good to store: say so on the wagon button (phones keep the wagon in a sheet).
+        const storing = view.private?.pending?.kind === "store";
+        sheetToggle.classList.toggle("attention", storing);
+      } else {
+        el.wagon.hidden = true;
+        sheetToggle.hidden = true;
+      }
+      renderPlayers(el.players, ctx);
+      caravan.render(el.caravan, view, words);
+    },
+    describe(event, view) {
+      if (view) words.setView(view, shell.room);
+      return words.sentence(event);
+    },
+    who(seat, view) {
+      if (view) words.setView(view, shell.room);
+      return words.who(seat);
+    },
+    endDetails(box, view) {
+      endDetails(box, view, words, shell.code);
+    },
+    isMyTurn(view) {
+      return Boolean(view && view.status === "playing" && (view.legal_actions || []).length > 0);
+    },
+    destroy() {
+      storage.destroy();
+      sheetToggle.remove();
+      document.body.classList.remove("dr-wagon-open");
+      clear(root);
+    },
+  };
+  return game;
 }

@@ -1,0 +1,345 @@
+// The action panel: which step you are in (Plan, Move, Activate, Rest), what the game
+// waits for, and every legal command as a button (data-testid=legal-action), grouped
+// and previewed: where each die moves the wagon and what it faces, the Bazaar basket's
+// price, what a hero pays, what a delivery brings. Anything not given a special place
+// is still offered, as a plain button.
+import { actionButton } from "../../legal.js";
+import { clear, h, seatBadge } from "../../util.js";
+import { dieChip, goodChip } from "./draw.js";
+import { commissionCard, heroCard } from "./wagon.js";
+import { DISTRICT_TITLES, STEPS } from "./words.js";
+
+const PROMPTS = {
+  store: "Store your new good in your wagon",
+  bazaar: "The Great Bazaar: rotate the wheel, change a die, then buy",
+  hero_overflow: "Your 3 hero slots are full: let one hero go",
+  commission_overflow: "Your 3 commission slots are full: discard one",
+  inventory_overflow: "Your inventory is full: discard a quartz or a horseshoe",
+  choose_good: "Choose a good",
+  lose_good: "The road takes one of your goods: which one?",
+  ruins_die: "Roll the ruins die?",
+  ruins_again: "The ruins again: move the marker",
+  take_hero: "Take a hero onto your wagon",
+  choose_steed: "Choose a second steed",
+  join: "Join the caravan?",
+  travel_die: "Choose your travel die",
+  visit: "Visit a town",
+  deliver: "Deliver commissions and heroes",
+  fortune: "Choose a good fortune",
+  draft: "Draft a steed and a starting hero",
+  keep_deed: "Keep one of two deeds",
+};
+
+export function facing(content, words, view, pos) {
+  const ring = content.board.ringway;
+  const b = view.board.buildings?.[pos];
+  return `${DISTRICT_TITLES[ring[pos]]} & ${DISTRICT_TITLES[ring[(pos + 1) % 5]]}${pos < 4 && b ? ` (+ ${words.building(b)} with an illuminated die)` : ""}`;
+}
+
+/** The steps bar: Plan, Move, Activate, Rest, the current one lit. */
+function stepsBar(view) {
+  const t = view.turn || {};
+  const on = t.phase === "play" ? t.step : null;
+  return h("ol", { class: "dr-steps", "aria-label": "Steps of a turn" },
+    ...STEPS.map((st) => h("li", { class: `dr-step${st.id === on ? " now" : ""}`, title: st.hint, "aria-current": st.id === on ? "step" : null, text: st.name })));
+}
+
+/** The sentence of the banner / status: your move, or who the game waits for. */
+export function statusText(view, words) {
+  const t = view.turn || {};
+  if (view.status === "finished") return "The game is over.";
+  const mine = (view.legal_actions || []).length > 0;
+  const pend = t.pending;
+  if (mine) {
+    if (pend) return PROMPTS[pend.kind] ?? "Your choice";
+    const step = STEPS.find((st) => st.id === t.step);
+    return `Your turn, round ${t.round}: ${step ? `${step.name} — ${step.hint.toLowerCase()}` : "act"}`;
+  }
+  const who = (t.waiting_for || []).map((x) => words.who(x)).join(", ");
+  if (pend) return `Waiting for ${who}: ${(PROMPTS[pend.kind] ?? pend.kind).toLowerCase()}.`;
+  if (t.phase === "final_travel") return `Final travel: waiting for ${who}.`;
+  return `Round ${t.round}: ${who} ${who === "You" ? "are" : "is"} playing (${t.step}).`;
+}
+
+export class ActionPanel {
+  constructor(root, content, words) {
+    this.root = root;
+    this.content = content;
+    this.words = words;
+    this.planDie = null;
+    this.basket = {};
+    this.caravan = { companion: null, route: null };
+    this.change = { source: null, good: null };
+    this.key = null;
+  }
+
+  render(ctx) {
+    const { view, busy } = ctx;
+    const legal = view.legal_actions || [];
+    const w = this.words;
+    const key = `${view.turn?.round}:${view.turn?.seat}:${view.turn?.step}:${view.turn?.pending?.kind}`;
+    if (key !== this.key) { this.key = key; this.basket = {}; this.change = { source: null, good: null }; }
+    const root = clear(this.root);
+    root.append(h("h2", { class: "sr-only", text: "Merchants of the Dark Road: your actions" }));
+    root.append(stepsBar(view));
+    const status = h("p", { class: `turn-status${legal.length ? " mine" : ""}`, "data-testid": "dr-status", text: statusText(view, w) });
+    root.append(status);
+    const pend = view.private?.pending;
+    this.context(root, view, pend);
+    if (!legal.length) {
+      if (view.status === "playing") root.append(h("p", { class: "muted", text: "Nothing to do right now: the others are playing." }));
+      return;
+    }
+    const used = new Set();
+    const btn = (cmd, label, opts = {}) => { used.add(cmd); return actionButton({ busy, send: ctx.send }, cmd, label ?? w.command(cmd), opts); };
+    const of = (type) => legal.filter((a) => a.type === type);
+    const group = (title, ...nodes) => {
+      const flat = nodes.flat().filter(Boolean);
+      if (!flat.length) return null;
+      const box = h("div", { class: "dr-group", role: "group", "aria-label": title }, title ? h("h3", { text: title }) : null, ...flat);
+      root.append(box);
+      return box;
+    };
+    const me = view.players[view.seat];
+
+    // --- storing a good: the one-click default here, the grid in the wagon ---------------
+    if (pend?.kind === "store") {
+      const auto = of("place_good").find((a) => a.area === null);
+      const inc = me.incoming[0];
+      if (auto) {
+        group(null, h("p", { text: `New: ${w.good(inc.good, inc.up)}. Place it on the storage grid of your wagon, or:` }),
+          h("div", { class: "row" }, btn(auto, "Store it where it fits", { cls: "btn primary" })));
+      } else {
+        group("Doesn't fit: discard what?", h("div", { class: "row" }, ...of("discard_good").map((a) => btn(a))));
+      }
+      for (const a of of("place_good")) used.add(a);
+      for (const a of of("discard_good")) used.add(a);
+    }
+
+    // --- the turn's steps ------------------------------------------------------------------
+    const plans = of("plan");
+    if (plans.length) {
+      const dice = [...new Set(plans.map((a) => a.die))];
+      if (!dice.includes(this.planDie)) this.planDie = dice[0];
+      const picker = dice.length > 1 || dice[0] !== null
+        ? h("div", { class: "row dr-die-pick", role: "radiogroup", "aria-label": "The reserve die to bump with" },
+          h("span", { class: "small", text: "Bump with:" }),
+          ...dice.map((d) => h("button", { type: "button", role: "radio", "aria-checked": String(d === this.planDie), class: `btn small dr-toggle${d === this.planDie ? " on" : ""}`,
+            "data-testid": "plan-die", onclick: () => { this.planDie = d; this.render(ctx); } }, dieChip(d, "night"), ` ${d}`)))
+        : null;
+      const rows = [1, 2, 3].map((slot) => {
+        const cmds = plans.filter((a) => a.slot === slot && a.die === this.planDie);
+        if (!cmds.length) return null;
+        const moved = me.locked[slot - 1];
+        const dest = (me.position + moved) % 5;
+        return h("div", { class: "dr-plan-slot" },
+          h("div", { class: "dr-plan-head" }, h("b", { text: `Slot ${slot}` }), dieChip(moved, "night", `Locked slot ${slot}: ${moved}`),
+            h("span", { class: "small muted", text: `→ pool: moves ${moved}, to face ${facing(this.content, w, view, dest)}` })),
+          h("div", { class: "row" }, ...cmds.map((a) => btn(a, w.command(a).replace(/^.*?: /, ""), { cls: "btn small" }))));
+      });
+      for (const a of plans) if (a.die !== this.planDie) used.add(a); // offered with another die
+      group("Plan: bump a locked die", picker, ...rows);
+    }
+    const resets = of("reset_dice");
+    if (resets.length) group(null, ...resets.map((a) => btn(a)));
+    const moves = of("move");
+    if (moves.length) {
+      group("Move your wagon", ...moves.map((a) => {
+        const steps = a.die === "steed" ? 3 : a.die === "night" ? me.pool.night : me.pool.illuminated;
+        const dest = (((me.position + steps + a.horseshoe) % 5) + 5) % 5;
+        return h("div", { class: "dr-choice" }, btn(a, w.command(a), { cls: a.horseshoe ? "btn small" : "btn" }),
+          h("span", { class: "small muted", text: `space ${dest + 1}: ${facing(this.content, w, view, dest)}` }));
+      }));
+    }
+
+    // --- activations -----------------------------------------------------------------------
+    const baz = of("bazaar");
+    if (baz.length) group(null, ...baz.map((a) => btn(a, "Visit the Great Bazaar", { cls: "btn" })));
+    this.bazaarPending(root, ctx, of, btn, group, me);
+    const takes = of("take_commission");
+    if (takes.length) {
+      group("Queen's Commissions: take a top commission", h("div", { class: "dr-cards" }, ...takes.map((a) => {
+        const top = view.board.commissions[a.town]?.top;
+        return commissionCard(w, top, btn(a, `Take (${w.town(a.town)})`, { cls: "btn small" }));
+      })));
+    }
+    const dms = of("dark_market");
+    if (dms.length) group(`Dark Market (you have ${view.private?.coins ?? 0} coins)`, h("div", { class: "row" }, ...dms.map((a) => btn(a, null, { cls: "btn small" }))));
+    const inns = of("inn");
+    if (inns.length) {
+      const bySlot = new Map();
+      for (const a of inns) { if (!bySlot.has(a.slot)) bySlot.set(a.slot, []); bySlot.get(a.slot).push(a); }
+      group("Ringway Inn: sell goods to a hero, who joins you", h("div", { class: "dr-cards" }, ...[...bySlot].map(([slot, cmds]) => {
+        const hero = view.board.inn[slot];
+        return heroCard(w, hero, h("div", { class: "dr-sell" }, ...cmds.map((a) => {
+          const pieces = a.goods.map((id) => me.pieces.find((q) => q.id === id)).filter(Boolean);
+          const coins = pieces.reduce((n, q) => n + (view.board.wheel.find((x) => x.good === q.good)?.value ?? 0) + (q.up ? 1 : 0), 0);
+          const quartz = pieces.filter((q) => q.up).length;
+          return btn(a, `Sell ${w.piecesText(a.goods)}: $${coins}${quartz ? ` + ${quartz} quartz` : ""}`, { cls: "btn small" });
+        })));
+      })));
+    }
+    const ruins = of("ruins");
+    if (ruins.length) group(pend?.kind === "ruins_again" ? "Ruins of Yin, again" : "Yurg's Excursions: the Ruins of Yin", h("div", { class: "row" }, ...ruins.map((a) => btn(a, null, { cls: "btn small" }))));
+    this.caravanBuilder(ctx, of("caravan"), btn, group, me);
+    const blds = of("building");
+    if (blds.length) {
+      const byB = new Map();
+      for (const a of blds) { if (!byB.has(a.building)) byB.set(a.building, []); byB.get(a.building).push(a); }
+      for (const [b, cmds] of byB) {
+        group(`${w.building(b)}: ${w.buildings[b]?.text ?? ""}`, h("div", { class: "row" }, ...cmds.map((a) => btn(a, w.command(a).replace(/^[^:]*: /, ""), { cls: "btn small" }))));
+      }
+    }
+    const comps = of("use_companion");
+    if (comps.length) group("Companions (your turn only)", h("div", { class: "row" }, ...comps.map((a) => btn(a, null, { cls: "btn small" }))));
+
+    // --- answers to choices -----------------------------------------------------------------
+    const joins = of("join");
+    if (joins.length) group("Join the caravan?", h("div", { class: "row" }, ...joins.map((a) => btn(a, null, { cls: a.yes ? "btn primary" : "btn" }))));
+    const rer = of("reroll_travel");
+    const dice = of("take_travel_die");
+    if (dice.length || rer.length) {
+      group("Travel dice", h("div", { class: "dr-choices" }, ...dice.map((a) => h("div", { class: "dr-choice" },
+        dieChip(a.value, "travel"), btn(a, null, { cls: "btn small" })))),
+        rer.length ? h("div", { class: "row" }, ...rer.map((a) => btn(a, `${w.command(a)} — you have ${me.lanterns}`, { cls: "btn small" }))) : null);
+    }
+    const visits = of("visit");
+    if (visits.length) {
+      group("Visit a town", h("div", { class: "row" }, ...visits.map((a) => {
+        const n = a.town ? deliverable(w, me, a.town) : 0;
+        return btn(a, `${w.command(a)}${a.town ? ` — ${n ? `${n} to deliver` : "nothing to deliver"}` : ""}`, { cls: n ? "btn primary" : "btn small" });
+      })));
+    }
+    const dc = of("deliver_commission");
+    if (dc.length) {
+      group("Deliver commissions", h("div", { class: "row" }, ...dc.map((a) => {
+        const pieces = a.goods.map((id) => me.pieces.find((q) => q.id === id)).filter(Boolean);
+        const pts = [0, 1, 3, 6][pieces.length] + pieces.filter((q) => q.up).length;
+        return btn(a, `${w.command(a)}: ${pts} prestige`, { cls: "btn small" });
+      })));
+    }
+    const dh = of("deliver_hero");
+    if (dh.length) group("Deliver heroes", h("div", { class: "row" }, ...dh.map((a) => btn(a, null, { cls: "btn small" }))));
+    for (const type of ["done_delivering", "fortune", "ruins_die", "take_hero", "choose_good", "lose_good", "discard_hero", "discard_commission",
+      "discard_resource", "choose_steed", "keep_deed", "draft"]) {
+      const list = of(type).filter((a) => !used.has(a));
+      if (list.length) group(null, h("div", { class: "row" }, ...list.map((a) => btn(a, null, { cls: "btn small" }))));
+    }
+    // Whatever is left (a command type this page does not know yet): plain buttons.
+    const rest = legal.filter((a) => !used.has(a) && a.type !== "end_turn");
+    if (rest.length) group("More", h("div", { class: "row" }, ...rest.map((a) => btn(a, null, { cls: "btn small" }))));
+    const end = of("end_turn");
+    if (end.length) {
+      root.append(h("div", { class: "row dr-end-row" }, ...end.map((a) => btn(a, view.turn?.activations_left ? `End turn (Rest), skipping ${view.turn.activations_left === 1 ? "the activation left" : `${view.turn.activations_left} activations`}` : "End turn (Rest)", { cls: "btn end-turn" }))));
+    }
+  }
+
+  /** What the choice is about: the caravan's join question, the deed options... */
+  context(root, view, pend) {
+    const w = this.words;
+    const t = view.board.travel;
+    if (pend?.kind === "join" && t) {
+      root.append(h("p", { class: "dr-ask" }, seatBadge(t.leader, 18), ` ${w.who(t.leader)} leads a caravan to ${w.town(t.town)} by ${t.route === "shortcut" ? "a shortcut (2 good fortunes for the leader)" : "the dark road"}, with ${w.companion(t.companion)}.`));
+    }
+    if (pend?.kind === "keep_deed" && pend.options) {
+      root.append(h("div", { class: "dr-cards" }, ...pend.options.map((id) => h("div", { class: "dr-mini-card" }, h("b", { text: w.deed(id) }), h("span", { class: "small", text: w.deeds[id]?.text ?? "" })))));
+    }
+    if (pend?.kind === "choose_good" && pend.options) {
+      root.append(h("p", { class: "small muted", text: `${pend.up ? "Upgraded" : "Basic"} good, from: ${pend.options.map((g) => w.good(g)).join(", ")}` }));
+    }
+    if (pend?.kind === "fortune") {
+      root.append(h("p", { class: "small muted", text: "A: an illuminated die · B: a deed (and its banner) · C: coins · D: a wagon upgrade (one per wagon)" }));
+    }
+    if (pend?.kind === "deliver") {
+      root.append(h("p", { class: "small muted", text: `At ${w.town(pend.town)}: each commission gives 1/3/6 prestige for 1/2/3 goods, +1 per upgraded good.` }));
+    }
+  }
+
+  bazaarPending(root, ctx, of, btn, group, me) {
+    const w = this.words;
+    const view = ctx.view;
+    const rot = of("bazaar_rotate");
+    const chg = of("bazaar_change");
+    const buys = of("bazaar_buy");
+    if (!rot.length && !chg.length && !buys.length) return;
+    const parts = [];
+    if (rot.length) parts.push(h("div", { class: "row" }, ...rot.map((a) => btn(a, "Rotate the wheel (every price moves down one step)", { cls: "btn small" }))));
+    if (chg.length) {
+      const sources = [...new Set(chg.map((a) => a.source))];
+      if (!sources.includes(this.change.source)) this.change.source = sources[0];
+      const targets = chg.filter((a) => a.source === this.change.source).map((a) => a.good);
+      if (!targets.includes(this.change.good)) this.change.good = targets[0];
+      const pick = chg.find((a) => a.source === this.change.source && a.good === this.change.good);
+      const sel = (name, values, cur, onch) => h("select", { "aria-label": name, onchange: (e) => { onch(e.target.value); this.render(ctx); } },
+        ...values.map((v) => h("option", { value: v, selected: v === cur ? true : null, text: w.goodTitle(v) })));
+      parts.push(h("div", { class: "row dr-change" }, h("span", { class: "small", text: "Change a die:" }),
+        sel("Market die to change", sources, this.change.source, (v) => { this.change.source = v; }),
+        h("span", { text: "→" }),
+        sel("New face", targets, this.change.good, (v) => { this.change.good = v; }),
+        pick ? btn(pick, "Change", { cls: "btn small" }) : null));
+      for (const a of chg) btn(a); // every change command counts as offered through the selects
+    }
+    if (buys.length) {
+      const wheel = view.board.wheel;
+      const discount = me.steeds.some((id) => w.steeds[id]?.ability === "bazaar_discount") ? 2 : 0;
+      const list = [];
+      for (const g of this.content.board.goods.map((x) => x.id)) for (let i = 0; i < (this.basket[g] || 0); i += 1) list.push(g);
+      const cost = Math.max(0, [...new Set(list)].reduce((n, g) => n + (wheel.find((x) => x.good === g)?.value ?? 0), 0) - discount);
+      const match = buys.find((a) => a.goods.length === list.length && a.goods.every((g, i) => g === list[i]));
+      const toggles = h("div", { class: "dr-basket", role: "group", "aria-label": "The basket" },
+        ...wheel.filter((x) => x.dice > 0).map((x) => {
+          const n = this.basket[x.good] || 0;
+          return h("div", { class: `dr-basket-item${n ? " on" : ""}` },
+            goodChip(x.good, w.goodTitle(x.good)),
+            h("span", { class: "small", text: `${w.goodTitle(x.good)} $${x.value} (${x.dice})` }),
+            h("button", { type: "button", class: "btn small", "aria-label": `One more ${w.good(x.good)}`, "data-testid": "basket-add",
+              disabled: n >= x.dice ? true : null, onclick: () => { this.basket[x.good] = n + 1; this.render(ctx); } }, "+"),
+            h("button", { type: "button", class: "btn small", "aria-label": `One less ${w.good(x.good)}`, disabled: n ? null : true,
+              onclick: () => { this.basket[x.good] = n - 1; this.render(ctx); } }, "−"),
+            h("b", { text: String(n) }));
+        }));
+      const coins = view.private?.coins ?? 0;
+      const summary = h("p", { class: "dr-basket-sum", "data-testid": "basket-price" },
+        list.length ? `Basket: ${w.goodsList(list)} — $${cost}${discount ? " (Brembizánt's $2 off)" : ""}; you have ${coins}.` : "Your basket is empty (a second good of a section is free).");
+      parts.push(toggles, summary, h("div", { class: "row" },
+        match ? btn(match, list.length ? `Buy for $${cost}` : "Buy nothing, leave", { cls: list.length ? "btn primary" : "btn" })
+          : h("span", { class: "dr-too-dear", text: `Too dear: $${cost} > ${coins} coins` }),
+        list.length ? btn(buys.find((a) => !a.goods.length) ?? buys[0], "Buy nothing, leave", { cls: "btn small" }) : null));
+      for (const a of buys) btn(a);
+    }
+    group("At the Great Bazaar", ...parts);
+  }
+
+  caravanBuilder(ctx, cmds, btn, group, me) {
+    if (!cmds.length) return;
+    const w = this.words;
+    const view = ctx.view;
+    const comps = [...new Set(cmds.map((a) => a.companion))];
+    if (!comps.includes(this.caravan.companion)) this.caravan.companion = comps.find((i) => view.board.companion_row_die?.[i]) ?? comps[0];
+    const routes = [...new Set(cmds.map((a) => a.route))];
+    if (!routes.includes(this.caravan.route)) this.caravan.route = routes[0];
+    const compName = (i) => (i === -1 ? "Top of the deck (unseen)" : `${w.companion(view.board.companion_row[i])}${view.board.companion_row_die?.[i] ? " + travel die" : ""}`);
+    const chips = (items, cur, set, label) => h("div", { class: "row", role: "radiogroup", "aria-label": label },
+      ...items.map(([v, text]) => h("button", { type: "button", role: "radio", "aria-checked": String(v === cur), class: `btn small dr-toggle${v === cur ? " on" : ""}`,
+        onclick: () => { set(v); this.render(ctx); } }, text)));
+    const towns = cmds.filter((a) => a.companion === this.caravan.companion && a.route === this.caravan.route);
+    for (const a of cmds) if (!towns.includes(a)) btn(a); // reachable through the chips
+    group("Yurg's Excursions: lead a caravan to a town",
+      h("span", { class: "small", text: "Companion:" }),
+      chips(comps.map((i) => [i, compName(i)]), this.caravan.companion, (v) => { this.caravan.companion = v; }, "Companion"),
+      h("span", { class: "small", text: "Route:" }),
+      chips(routes.map((r) => [r, r === "shortcut" ? "Shortcut (3 lanterns, 2 fortunes)" : "Dark road (1 fortune)"]), this.caravan.route, (v) => { this.caravan.route = v; }, "Route"),
+      h("div", { class: "row" }, ...towns.map((a) => {
+        const n = deliverable(w, me, a.town);
+        return btn(a, `${w.town(a.town)}${n ? ` (${n} to deliver)` : ""}`, { cls: n ? "btn primary small" : "btn small" });
+      })));
+  }
+}
+
+/** How many of your heroes and commissions could be delivered at `town`. */
+export function deliverable(words, me, town) {
+  const heroes = me.heroes.filter((id) => words.heroTownOf(id) === town).length;
+  const held = new Set(me.pieces.map((q) => q.good));
+  const comms = me.commissions.filter((id) => words.commissions[id]?.town === town && words.commissions[id].requests.some((g) => held.has(g))).length;
+  return heroes + comms;
+}

@@ -1,0 +1,496 @@
+// The kingdom board: an SVG drawn from the content and redrawn from each view. The
+// Ringway (five wagon spaces, every wagon), the five districts with what lies in them,
+// the four buildings, the round track and the prestige track. Pan (drag) and zoom
+// (wheel, pinch, buttons) move the viewBox, as Karanor's map does.
+import { clear, s, seatColour, seatMark } from "../../util.js";
+import { die, goodToken, wrapped } from "./draw.js";
+import { DISTRICT_TITLES } from "./words.js";
+
+const W = 1300;
+const H = 1270;
+const C = { x: 650, y: 560 };
+const R = 210;
+const REMOVAL = [4, 7, 9, 10];
+
+/** Where wagon space i is (between district i and i+1). */
+const spaceAngle = (i) => (-90 + 72 * i) * (Math.PI / 180);
+const districtAngle = (i) => (-90 - 36 + 72 * i) * (Math.PI / 180);
+const onRing = (a, r = R) => ({ x: C.x + r * Math.cos(a), y: C.y + r * Math.sin(a) });
+
+const PANELS = {
+  bazaar: { x: 40, y: 90, w: 430, h: 370 },
+  commissions: { x: 830, y: 90, w: 430, h: 370 },
+  dark_market: { x: 890, y: 480, w: 370, h: 330 },
+  excursions: { x: 130, y: 830, w: 1040, h: 340 },
+  inn: { x: 40, y: 480, w: 370, h: 330 },
+};
+const BUILDING_AT = [0, 1, 2, 3].map((i) => onRing(spaceAngle(i), 118));
+
+export class Board {
+  constructor(container, content, words, { onCommand }) {
+    this.container = container;
+    this.content = content;
+    this.words = words;
+    this.onCommand = onCommand;
+    this.full = { x: 0, y: 0, w: W, h: H };
+    this.vb = { ...this.full };
+    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "dr-board-svg", role: "img", "aria-labelledby": "dr-board-title",
+      preserveAspectRatio: "xMidYMid meet" });
+    this.svg.append(s("title", { id: "dr-board-title", text: "The kingdom board: the Ringway and its districts" }));
+    this.svg.append(s("defs", {},
+      s("filter", { id: "dr-shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
+        s("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2.5, "flood-opacity": 0.4 }))));
+    this.layer = s("g");
+    this.svg.append(this.layer);
+    clear(container).append(this.svg);
+    this.enablePanZoom();
+  }
+
+  /** A clickable legal command on the board (role button, keyboard too). */
+  target(node, cmd, label, disabled) {
+    node.setAttribute("class", `${node.getAttribute("class") || ""} dr-target`);
+    node.setAttribute("role", "button");
+    node.setAttribute("tabindex", disabled ? "-1" : "0");
+    node.setAttribute("aria-label", label);
+    node.setAttribute("data-testid", "legal-action");
+    node.setAttribute("data-type", cmd.type);
+    node.setAttribute("data-command", JSON.stringify(cmd));
+    if (disabled) node.setAttribute("aria-disabled", "true");
+    node.append(s("title", { text: label }));
+    node.addEventListener("click", () => { if (!disabled && !this.dragged) this.onCommand(cmd); });
+    node.addEventListener("keydown", (e) => {
+      if ((e.key === "Enter" || e.key === " ") && !disabled) { e.preventDefault(); this.onCommand(cmd); }
+    });
+    return node;
+  }
+
+  update(view, { busy = false, preview = null } = {}) {
+    this.view = view;
+    const g = clear(this.layer);
+    const b = view.board;
+    const legal = view.legal_actions || [];
+    const active = new Set(view.turn?.step === "activate" && view.status === "playing" ? view.turn.activations || [] : []);
+    g.append(s("rect", { x: 8, y: 8, width: W - 16, height: H - 16, rx: 26, class: "dr-bg" }));
+    this.drawRounds(g, view);
+    this.drawRoad(g, view);
+    this.drawBuildings(g, view, active);
+    this.drawBazaar(g, view, active);
+    this.drawCommissions(g, view, active, legal, busy);
+    this.drawDarkMarket(g, view, active);
+    this.drawInn(g, view, active);
+    this.drawExcursions(g, view, active);
+    this.drawPrestige(g, view);
+    this.drawWagons(g, view, legal, busy, preview);
+    void b;
+  }
+
+  panel(g, id, active, extra = "") {
+    const p = PANELS[id];
+    const node = s("g", { class: `dr-panel dr-panel-${id}${active.has(id) ? " active" : ""}`, "data-district": id });
+    node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: 18, class: "dr-panel-bg" }));
+    node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: 34, rx: 14, class: "dr-panel-head" }));
+    node.append(s("text", { x: p.x + 16, y: p.y + 24, class: "dr-panel-title", text: `${DISTRICT_TITLES[id]}${extra}` }));
+    if (active.has(id)) node.append(s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-open", "text-anchor": "end", text: "open to you" }));
+    g.append(node);
+    return node;
+  }
+
+  drawRounds(g, view) {
+    const round = view.turn?.round ?? 1;
+    const x0 = 350;
+    const t = s("g", { class: "dr-rounds" });
+    t.append(s("text", { x: x0 - 22, y: 52, class: "dr-label", "text-anchor": "end", text: view.turn?.phase === "final_travel" ? "Final travel" : "Round" }));
+    for (let r = 1; r <= 13; r += 1) {
+      const x = x0 + (r - 1) * 48;
+      const cls = r < round ? "past" : r === round ? "now" : "";
+      const node = s("g", { class: `dr-round ${cls}` },
+        s("title", { text: `Round ${r}${REMOVAL.includes(r) ? ": at its end a night die leaves the game" : ""}${r >= 11 ? " (the last rounds: no reserve)" : ""}` }),
+        s("circle", { cx: x, cy: 46, r: 19 }),
+        s("text", { x, y: 52, "text-anchor": "middle", text: String(r) }));
+      if (REMOVAL.includes(r)) node.append(s("g", { class: "dr-removal" }, s("rect", { x: x - 7, y: 68, width: 14, height: 14, rx: 3 }), s("line", { x1: x - 9, y1: 84, x2: x + 9, y2: 66 })));
+      t.append(node);
+    }
+    t.append(s("text", { x: x0 + 13 * 48 - 10, y: 52, class: "dr-label small", text: "▣ = a night die leaves" }));
+    g.append(t);
+  }
+
+  drawRoad(g) {
+    g.append(s("circle", { cx: C.x, cy: C.y, r: R, class: "dr-road" }));
+    g.append(s("circle", { cx: C.x, cy: C.y, r: R, class: "dr-road-line" }));
+    g.append(s("text", { x: C.x, y: C.y + 6, class: "dr-ringway", "text-anchor": "middle", text: "The Ringway" }));
+    g.append(s("text", { x: C.x, y: C.y + 28, class: "dr-label small", "text-anchor": "middle", text: "clockwise ↻" }));
+    const ring = this.content.board.ringway;
+    for (let i = 0; i < 5; i += 1) {
+      // Spokes from the road to each district panel.
+      const a = onRing(districtAngle(i), R + 24);
+      const p = PANELS[ring[i]];
+      const tx = Math.max(p.x, Math.min(p.x + p.w, a.x));
+      const ty = Math.max(p.y, Math.min(p.y + p.h, a.y));
+      g.append(s("line", { x1: a.x, y1: a.y, x2: tx, y2: ty, class: "dr-spoke" }));
+    }
+    for (let i = 0; i < 5; i += 1) {
+      const p = onRing(spaceAngle(i));
+      const name = `Wagon space ${i + 1}: between ${DISTRICT_TITLES[ring[i]]} and ${DISTRICT_TITLES[ring[(i + 1) % 5]]}`;
+      g.append(s("g", { class: "dr-space" }, s("title", { text: name }), s("circle", { cx: p.x, cy: p.y, r: 30 })));
+    }
+  }
+
+  drawBuildings(g, view, active) {
+    (view.board.buildings || []).forEach((id, i) => {
+      const at = BUILDING_AT[i];
+      const info = this.content.buildings.find((x) => x.id === id);
+      const node = s("g", { class: `dr-building${active.has(id) ? " active" : ""}`, transform: `translate(${at.x} ${at.y})` },
+        s("title", { text: `${info?.name ?? id} (building ${i + 1}, with wagon space ${i + 1}): ${info?.text ?? ""}` }),
+        s("rect", { x: -62, y: -30, width: 124, height: 60, rx: 10 }),
+        wrapped(info?.name ?? id, { y: -6, max: 16, lh: 17, cls: "dr-building-name", lines: 2 }));
+      g.append(node);
+    });
+  }
+
+  drawBazaar(g, view, active) {
+    const node = this.panel(g, "bazaar", active);
+    const cx = 250;
+    const cy = 290;
+    const r = 140;
+    const wheel = view.board.wheel || [];
+    const prices = this.content.board.wheel_values;
+    // The fixed price ring (5 at the top, then clockwise), and the goods ring that turns.
+    const rot = wheel.findIndex((x) => x.value === prices[0]);
+    const ring = s("g", { class: "dr-wheel-prices" });
+    prices.forEach((v, k) => {
+      const a = (-90 + 60 * k) * (Math.PI / 180);
+      ring.append(s("g", {}, s("circle", { cx: cx + (r + 22) * Math.cos(a), cy: cy + (r + 22) * Math.sin(a), r: 17, class: "dr-price" }),
+        s("text", { x: cx + (r + 22) * Math.cos(a), y: cy + (r + 22) * Math.sin(a) + 6, "text-anchor": "middle", class: "dr-price-text", text: `$${v}` })));
+    });
+    const turning = s("g", { class: "dr-wheel-turn" });
+    wheel.forEach((sec, k) => {
+      const pos = (k - rot + 6) % 6; // the price slot this good sits in
+      const a0 = (-120 + 60 * pos) * (Math.PI / 180);
+      const a1 = (-60 + 60 * pos) * (Math.PI / 180);
+      const am = (a0 + a1) / 2;
+      const path = `M${cx},${cy} L${cx + r * Math.cos(a0)},${cy + r * Math.sin(a0)} A${r},${r} 0 0 1 ${cx + r * Math.cos(a1)},${cy + r * Math.sin(a1)} Z`;
+      const name = this.words.goodTitle(sec.good);
+      const sector = s("g", { class: "dr-sector" },
+        s("title", { text: `${name}: $${sec.value}, ${sec.dice} market ${sec.dice === 1 ? "die" : "dice"}` }),
+        s("path", { d: path, class: `dr-sector-bg${k % 2 ? " odd" : ""}` }));
+      const gx = cx + r * 0.7 * Math.cos(am);
+      const gy = cy + r * 0.7 * Math.sin(am);
+      sector.append(goodToken(sec.good, { x: gx, y: gy, r: 16 }));
+      sector.append(s("text", { x: cx + r * 0.7 * Math.cos(am), y: gy + 32, "text-anchor": "middle", class: "dr-sector-name", text: name }));
+      for (let d = 0; d < sec.dice; d += 1) {
+        const dx = cx + r * 0.38 * Math.cos(am) + (d - (sec.dice - 1) / 2) * 24 * Math.cos(am + Math.PI / 2);
+        const dy = cy + r * 0.38 * Math.sin(am) + (d - (sec.dice - 1) / 2) * 24 * Math.sin(am + Math.PI / 2);
+        sector.append(s("g", { class: "dr-market-die", transform: `translate(${dx} ${dy})` },
+          s("rect", { x: -10, y: -10, width: 20, height: 20, rx: 4 }),
+          s("text", { y: 5, "text-anchor": "middle", text: this.words.goods[sec.good]?.name?.[0] ?? "?" })));
+      }
+      turning.append(sector);
+    });
+    node.append(turning, ring, s("circle", { cx, cy, r: 18, class: "dr-wheel-hub" }));
+    const aside = view.board.market_aside || 0;
+    node.append(s("text", { x: 56, y: 446, class: "dr-label small", text: `Market wheel: ${wheel.reduce((n, x) => n + x.dice, 0)} dice on it${aside ? `, ${aside} set aside` : ""}` }));
+  }
+
+  drawCommissions(g, view, active, legal, busy) {
+    const stacks = view.board.commissions || {};
+    const node = this.panel(g, "commissions", active);
+    this.content.board.towns.forEach((t, i) => {
+      const x = 842 + (i % 3) * 140;
+      const y = 134 + Math.floor(i / 3) * 160;
+      const st = stacks[t.id] || { top: null, count: 0 };
+      const top = this.content.commissions.find((k) => k.id === st.top);
+      const card = s("g", { class: "dr-stack", transform: `translate(${x} ${y})` });
+      if (st.count > 1) card.append(s("rect", { x: 5, y: 5, width: 128, height: 148, rx: 10, class: "dr-card-under" }));
+      card.append(s("rect", { x: 0, y: 0, width: 128, height: 148, rx: 10, class: `dr-card dr-town-${t.region}` }));
+      card.append(s("text", { x: 64, y: 24, class: "dr-card-title", "text-anchor": "middle", text: t.name }));
+      card.append(s("text", { x: 64, y: 42, class: "dr-label small", "text-anchor": "middle", text: `${t.region} region` }));
+      if (top) {
+        top.requests.forEach((gd, j) => card.append(goodToken(gd, { x: 30 + j * 34, y: 78, r: 14, title: this.words.goodTitle(gd) })));
+        card.append(s("text", { x: 64, y: 116, class: "dr-label small", "text-anchor": "middle", text: "1/3/6 prestige" }));
+      } else card.append(s("text", { x: 64, y: 84, class: "dr-label", "text-anchor": "middle", text: "empty" }));
+      card.append(s("g", { class: "dr-count" }, s("circle", { cx: 114, cy: 134, r: 13 }), s("text", { x: 114, y: 139, "text-anchor": "middle", text: String(st.count) })));
+      card.insertBefore(s("title", { text: `${t.name}: ${st.count} commission${st.count === 1 ? "" : "s"}${top ? `; on top: ${top.requests.map((x) => this.words.good(x)).join(", ")}` : ""}` }), card.firstChild);
+      const cmd = legal.find((a) => a.type === "take_commission" && a.town === t.id);
+      if (cmd) this.target(card, cmd, `Take the ${t.name} commission`, busy);
+      node.append(card);
+    });
+  }
+
+  drawDarkMarket(g, view, active) {
+    const node = this.panel(g, "dark_market", active);
+    const cx = 1000;
+    const cy = 655;
+    const ring = this.content.board.dark_market;
+    const at = { north: [0, -82], east: [82, 0], south: [0, 82], west: [-82, 0] };
+    node.append(s("circle", { cx, cy, r: 82, class: "dr-ring" }));
+    ring.forEach((sp, i) => {
+      const [dx, dy] = at[sp.space];
+      const here = view.board.dark_market === i;
+      const spot = s("g", { class: `dr-dm-space${here ? " here" : ""}`, transform: `translate(${cx + dx} ${cy + dy})` },
+        s("title", { text: `${sp.space}: ${sp.goods.length ? sp.goods.map((x) => this.words.good(x)).join(" + ") : "a commission or a deed with its bonus"}${here ? " (the marker is here)" : ""}` }),
+        s("circle", { r: 34 }));
+      if (sp.goods.length) sp.goods.forEach((gd, j) => spot.append(goodToken(gd, { x: (j - 0.5) * 26, y: 0, r: 11 })));
+      else spot.append(s("text", { y: 5, "text-anchor": "middle", class: "dr-label small", text: "deal" }));
+      if (here) spot.append(s("circle", { r: 38, class: "dr-marker" }));
+      node.append(spot);
+    });
+    node.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "dr-label small", text: "1 coin/space" }));
+    // The courtyard: two deeds face up with their banners, and the deck.
+    node.append(s("text", { x: 1185, y: 540, class: "dr-label", "text-anchor": "middle", text: "Courtyard" }));
+    (view.board.courtyard || []).forEach((id, i) => {
+      const d = this.content.deeds.find((x) => x.id === id);
+      const banner = this.content.deed_banners?.[i];
+      const y = 552 + i * 112;
+      const card = s("g", { class: "dr-deed", transform: `translate(1120 ${y})` },
+        s("title", { text: d ? `${d.name}: ${d.text}${banner ? ` Banner: ${this.words.effect(banner)}.` : ""}` : "empty" }),
+        s("rect", { width: 130, height: 104, rx: 10, class: "dr-card dr-deed-card" }));
+      if (d) {
+        card.append(wrapped(d.name, { x: 65, y: 20, max: 15, lh: 15, cls: "dr-card-title small", lines: 2 }));
+        card.append(wrapped(d.text, { x: 65, y: 56, max: 22, lh: 12, cls: "dr-card-text", lines: 3 }));
+      }
+      if (banner) card.append(s("text", { x: 65, y: 100, class: "dr-banner", "text-anchor": "middle", text: `+ ${this.words.effect(banner).replace("gain ", "")}` }));
+      node.append(card);
+    });
+    node.append(s("text", { x: 1185, y: 792, class: "dr-label small", "text-anchor": "middle", text: `deck: ${view.board.decks?.deeds ?? 0}` }));
+  }
+
+  drawInn(g, view, active) {
+    const node = this.panel(g, "inn", active, ` · ${view.board.decks?.heroes ?? 0} in the deck`);
+    (view.board.inn || []).forEach((id, i) => {
+      const x = 52 + (i % 2) * 176;
+      const y = 526 + Math.floor(i / 2) * 140;
+      const card = s("g", { class: "dr-hero", transform: `translate(${x} ${y})` });
+      const hero = this.content.heroes.find((hh) => hh.id === id);
+      if (!hero) {
+        card.append(s("rect", { width: 168, height: 130, rx: 10, class: "dr-card empty" }));
+        node.append(card);
+        return;
+      }
+      const town = this.words.heroTownOf(id);
+      card.append(s("title", { text: `${hero.name}, ${hero.type} → ${this.words.town(town)}. Requests ${hero.requests.map((x) => this.words.good(x)).join(", ")}. Bonus: ${hero.bonus}.` }));
+      card.append(s("rect", { width: 168, height: 130, rx: 10, class: "dr-card dr-hero-card" }));
+      card.append(wrapped(hero.name, { x: 84, y: 22, max: 20, lh: 16, cls: "dr-card-title small", lines: 2 }));
+      card.append(s("text", { x: 84, y: 62, "text-anchor": "middle", class: "dr-label small", text: `${hero.type} → ${this.words.town(town)}` }));
+      hero.requests.forEach((gd, j) => card.append(goodToken(gd, { x: 84 + (j - (hero.requests.length - 1) / 2) * 32, y: 90, r: 13 })));
+      if (hero.bonus !== "none") card.append(s("text", { x: 84, y: 122, "text-anchor": "middle", class: "dr-bonus", text: { lantern: "+ lantern", horseshoe: "+ horseshoe", storage: "+ stores 1 good" }[hero.bonus] }));
+      node.append(card);
+    });
+  }
+
+  drawExcursions(g, view, active) {
+    const b = view.board;
+    const node = this.panel(g, "excursions", active);
+    // Ruins of Yin: the tablet's four spaces clockwise from the bottom-left.
+    const ruins = this.content.board.ruins;
+    const spots = { bottom_left: [0, 1], top_left: [0, 0], top_right: [1, 0], bottom_right: [1, 1] };
+    node.append(s("text", { x: 250, y: 890, class: "dr-label", "text-anchor": "middle", text: "Ruins of Yin" }));
+    ruins.forEach((sp, i) => {
+      const [cx, cy] = spots[sp.space];
+      const x = 150 + cx * 102;
+      const y = 900 + cy * 102;
+      const here = b.ruins === i;
+      const spot = s("g", { class: `dr-ruin${here ? " here" : ""}`, transform: `translate(${x} ${y})` },
+        s("title", { text: `${sp.space.replace("_", " ")}: ${sp.goods.length ? `an upgraded ${sp.goods.map((x) => this.words.good(x)).join(" or ")}` : "an upgraded good of your choice"}${here ? " (the marker is here)" : ""}` }),
+        s("rect", { width: 96, height: 96, rx: 12 }));
+      if (sp.goods.length) sp.goods.forEach((gd, j) => spot.append(goodToken(gd, { x: 30 + j * 36, y: 48, r: 14, up: true })));
+      else spot.append(s("text", { x: 48, y: 54, "text-anchor": "middle", class: "dr-label small", text: "any ★" }));
+      if (here) spot.append(s("circle", { cx: 82, cy: 14, r: 11, class: "dr-marker-dot" }));
+      node.append(spot);
+    });
+    // The companion row: deck, then three cards; the farthest carries a travel die.
+    node.append(s("text", { x: 600, y: 890, class: "dr-label", "text-anchor": "middle", text: "Companions" }));
+    node.append(s("g", { class: "dr-deck", transform: "translate(372 904)" },
+      s("title", { text: `Companion deck: ${b.decks?.companions ?? 0} cards` }),
+      s("rect", { width: 76, height: 150, rx: 10 }), s("text", { x: 38, y: 80, "text-anchor": "middle", text: String(b.decks?.companions ?? 0) })));
+    (b.companion_row || []).forEach((id, i) => {
+      const x = 460 + i * 122;
+      const card = s("g", { class: "dr-companion", transform: `translate(${x} 904)` });
+      const comp = this.content.companions.find((cc) => cc.id === id);
+      card.append(s("rect", { width: 114, height: 150, rx: 10, class: `dr-card${comp ? "" : " empty"}${comp?.kind === "stray" ? " stray" : ""}` }));
+      if (comp) {
+        card.append(s("title", { text: `${comp.name} (${comp.kind}; gift: ${comp.gift}): ${comp.abilities.map((a) => this.words.ability(a)).join("; ")}${b.companion_row_die?.[i] ? ". Carries a travel die." : ""}` }));
+        card.append(wrapped(comp.name, { x: 57, y: 22, max: 13, lh: 15, cls: "dr-card-title small", lines: 3 }));
+        card.append(wrapped(comp.abilities.map((a) => this.words.ability(a)).join(" · "), { x: 57, y: 84, max: 18, lh: 12, cls: "dr-card-text", lines: 4 }));
+      }
+      if (b.companion_row_die?.[i]) card.append(die("+", { x: 98, y: 140, size: 24, cls: "travel", title: "A travel die rides with this companion" }));
+      node.append(card);
+    });
+    // Event decks and the good fortune track.
+    node.append(s("text", { x: 950, y: 890, class: "dr-label", "text-anchor": "middle", text: "Events & good fortune" }));
+    [["dark_road", "Dark road"], ["shortcut", "Shortcut"]].forEach(([deck, name], i) => {
+      node.append(s("g", { class: `dr-deck dr-deck-${deck}`, transform: `translate(${840 + i * 88} 904)` },
+        s("title", { text: `${name} events: ${b.decks?.[deck] ?? 0} in the deck, ${(b.discards?.[deck] || []).length} seen` }),
+        s("rect", { width: 80, height: 112, rx: 10 }),
+        s("text", { x: 40, y: 50, "text-anchor": "middle", class: "small", text: name }),
+        s("text", { x: 40, y: 80, "text-anchor": "middle", text: String(b.decks?.[deck] ?? 0) })));
+    });
+    const fort = s("g", { class: "dr-fortune", transform: "translate(1020 904)" },
+      s("title", { text: `Good fortune: ${b.fortune_coins ? `${b.fortune_coins} coins wait for the first to choose coins` : "coins give 3"}; upgrades left: ${(b.upgrades || []).map((u) => this.words.upgrade(u)).join(", ") || "none"}` }),
+      s("rect", { width: 136, height: 150, rx: 10 }),
+      s("text", { x: 68, y: 22, "text-anchor": "middle", class: "small", text: "Good fortune" }),
+      s("text", { x: 68, y: 46, "text-anchor": "middle", class: "small", text: "A die · B deed" }),
+      s("text", { x: 68, y: 66, "text-anchor": "middle", class: "small", text: `C ${b.fortune_coins ? b.fortune_coins : 3} coins` }),
+      s("text", { x: 68, y: 86, "text-anchor": "middle", class: "small", text: "D upgrade:" }),
+      s("text", { x: 68, y: 110, "text-anchor": "middle", class: "dr-big", text: `${(b.upgrades || []).length} left` }));
+    node.append(fort);
+    node.append(s("text", { x: 900, y: 1044, class: "dr-label small", "text-anchor": "middle", text: "Dark road: 1 fortune" }));
+    node.append(s("text", { x: 900, y: 1062, class: "dr-label small", "text-anchor": "middle", text: "Shortcut (3 lanterns): 2" }));
+    if (b.travel) {
+      const t = b.travel;
+      const text = t.final ? "Final travel: everyone visits a town" : `Caravan of ${this.words.who(t.leader)} → ${this.words.town(t.town)} (${t.route === "shortcut" ? "shortcut" : "dark road"})`;
+      node.append(s("g", { class: "dr-caravan-flag" }, s("rect", { x: 150, y: 1112, width: 1000, height: 44, rx: 12 }),
+        s("text", { x: 650, y: 1141, "text-anchor": "middle", text })));
+    }
+  }
+
+  drawPrestige(g, view) {
+    const players = view.players || [];
+    const max = Math.max(40, ...players.map((p) => p.prestige + 4));
+    const x0 = 60;
+    const x1 = 1240;
+    const y = 1222;
+    const node = s("g", { class: "dr-prestige" });
+    node.append(s("text", { x: x0, y: 1196, class: "dr-label", text: "Prestige" }));
+    node.append(s("line", { x1: x0, x2: x1, y1: y, y2: y, class: "dr-track" }));
+    for (let v = 0; v <= max; v += 5) {
+      const x = x0 + ((x1 - x0) * v) / max;
+      node.append(s("line", { x1: x, x2: x, y1: y - 8, y2: y + 8, class: "dr-tick" }), s("text", { x, y: y + 28, "text-anchor": "middle", class: "dr-label small", text: String(v) }));
+    }
+    const at = {};
+    for (const p of players) {
+      const k = (at[p.prestige] = (at[p.prestige] || 0) + 1) - 1;
+      const x = x0 + ((x1 - x0) * p.prestige) / max;
+      const mark = seatMark(p.seat, x, y - 14 - k * 16, 9, { stroke: "#1d1d1d", "stroke-width": 1.5 });
+      mark.append(s("title", { text: `${p.name}: ${p.prestige} prestige` }));
+      node.append(mark);
+    }
+    g.append(node);
+  }
+
+  drawWagons(g, view, legal, busy, preview) {
+    const players = view.players || [];
+    const ring = this.content.board.ringway;
+    const me = view.seat;
+    const at = {};
+    for (const p of players) (at[p.position] ||= []).push(p);
+    for (const [pos, list] of Object.entries(at)) {
+      const a = spaceAngle(Number(pos));
+      list.forEach((p, k) => {
+        const off = (k - (list.length - 1) / 2) * 26;
+        const x = C.x + R * Math.cos(a) + off * Math.cos(a + Math.PI / 2);
+        const y = C.y + R * Math.sin(a) + off * Math.sin(a + Math.PI / 2);
+        const turn = view.turn?.seat === p.seat && view.status === "playing";
+        const pawn = s("g", { class: `dr-wagon${turn ? " turn" : ""}`, transform: `translate(${x} ${y})`, filter: "url(#dr-shadow)", "data-seat": p.seat },
+          s("title", { text: `${p.name}'s wagon${turn ? " (playing)" : ""}: space ${Number(pos) + 1}` }));
+        if (turn) pawn.append(s("circle", { r: 19, class: "dr-turn-ring", stroke: seatColour(p.seat) }));
+        pawn.append(seatMark(p.seat, 0, 0, 12, { stroke: "#111", "stroke-width": 2.4 }));
+        g.append(pawn);
+      });
+    }
+    // Move previews: each legal move's destination space, clickable.
+    const moves = legal.filter((a) => a.type === "move");
+    const byDest = new Map();
+    const mine = players[me];
+    for (const cmd of moves) {
+      const steps = cmd.die === "steed" ? 3 : cmd.die === "night" ? mine.pool.night : mine.pool.illuminated;
+      const dest = (((mine.position + steps + cmd.horseshoe) % 5) + 5) % 5;
+      if (!byDest.has(dest)) byDest.set(dest, []);
+      byDest.get(dest).push(cmd);
+    }
+    for (const [dest, cmds] of byDest) {
+      const p = onRing(spaceAngle(dest));
+      const best = cmds.find((c) => !c.horseshoe) || cmds[0];
+      const faces = `${DISTRICT_TITLES[ring[dest]]} and ${DISTRICT_TITLES[ring[(dest + 1) % 5]]}${dest < 4 ? ` (+ ${this.words.building(view.board.buildings[dest])})` : ""}`;
+      const label = `${this.words.command(best)}: to space ${dest + 1}, facing ${faces}`;
+      const t = this.target(s("g", { class: "dr-move-target" }, s("circle", { cx: p.x, cy: p.y, r: 40 })), best, label, busy);
+      g.append(t);
+    }
+    if (preview !== null && preview !== undefined) {
+      const p = onRing(spaceAngle(preview));
+      g.append(s("circle", { cx: p.x, cy: p.y, r: 44, class: "dr-preview-ring" }));
+    }
+  }
+
+  // --- pan and zoom (as Karanor's map) --------------------------------------------------
+
+  setViewBox(vb) {
+    const w = Math.min(this.full.w * 1.2, Math.max(this.full.w / 5, vb.w));
+    const hh = (w * this.full.h) / this.full.w;
+    const cx = vb.x + vb.w / 2;
+    const cy = vb.y + vb.h / 2;
+    let x = cx - w / 2;
+    let y = cy - hh / 2;
+    x = Math.min(this.full.w - w * 0.3, Math.max(-w * 0.7, x));
+    y = Math.min(this.full.h - hh * 0.3, Math.max(-hh * 0.7, y));
+    this.vb = { x, y, w, h: hh };
+    this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${hh}`);
+  }
+
+  zoom(f, px = 0.5, py = 0.5) {
+    const { x, y, w, h: hh } = this.vb;
+    this.setViewBox({ x: x + (w - w / f) * px, y: y + (hh - hh / f) * py, w: w / f, h: hh / f });
+  }
+
+  reset() { this.setViewBox(this.full); }
+
+  fraction(cx, cy) {
+    const r = this.svg.getBoundingClientRect();
+    const scale = Math.min(r.width / this.vb.w, r.height / this.vb.h);
+    const ox = (r.width - this.vb.w * scale) / 2;
+    const oy = (r.height - this.vb.h * scale) / 2;
+    return [(cx - r.left - ox) / (this.vb.w * scale), (cy - r.top - oy) / (this.vb.h * scale), scale];
+  }
+
+  enablePanZoom() {
+    const el = this.container;
+    const pointers = new Map();
+    let last = null;
+    let pinch = null;
+    let moved = 0;
+    el.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const [fx, fy] = this.fraction(e.clientX, e.clientY);
+      this.zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15, fx, fy);
+    }, { passive: false });
+    el.addEventListener("pointerdown", (e) => {
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 1) { last = { x: e.clientX, y: e.clientY }; moved = 0; this.dragged = false; }
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) };
+      }
+    });
+    el.addEventListener("pointermove", (e) => {
+      if (!pointers.has(e.pointerId)) return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 2 && pinch) {
+        const [a, b] = [...pointers.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        const [fx, fy] = this.fraction((a.x + b.x) / 2, (a.y + b.y) / 2);
+        if (pinch.d > 0) this.zoom(d / pinch.d, fx, fy);
+        pinch.d = d;
+        this.dragged = true;
+        return;
+      }
+      if (pointers.size === 1 && last) {
+        const dx = e.clientX - last.x;
+        const dy = e.clientY - last.y;
+        moved += Math.abs(dx) + Math.abs(dy);
+        if (moved > 8) {
+          this.dragged = true;
+          if (!el.hasPointerCapture(e.pointerId)) el.setPointerCapture(e.pointerId);
+          const [, , scale] = this.fraction(e.clientX, e.clientY);
+          this.setViewBox({ ...this.vb, x: this.vb.x - dx / scale, y: this.vb.y - dy / scale });
+        }
+        last = { x: e.clientX, y: e.clientY };
+      }
+    });
+    const up = (e) => {
+      pointers.delete(e.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (pointers.size === 0) { last = null; setTimeout(() => { this.dragged = false; }, 0); }
+    };
+    el.addEventListener("pointerup", up);
+    el.addEventListener("pointercancel", up);
+  }
+}

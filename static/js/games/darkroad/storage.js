@@ -1,0 +1,392 @@
+// The storage grid: the wagon's areas drawn as cells, goods as their shapes. Select a
+// good (the new one, or a stored one to rearrange) by click/tap or drag; place it by
+// clicking a cell; rotate with the button or R; arrows move it, Enter places, Escape
+// lets go. Only the engine's own commands are sent: a new good goes where a listed
+// `place_good` puts it; a stored good moves by a `rearrange` layout the server checks.
+import { clear, h, s, toast } from "../../util.js";
+import { actionButton } from "../../legal.js";
+import { cellsOf, goodShape } from "./draw.js";
+
+const CELL = 46;
+const GAP = 22;
+
+export class Storage {
+  constructor(words, content, { send }) {
+    this.words = words;
+    this.content = content;
+    this.send = send;
+    this.sel = null; // {kind: "incoming"} | {kind: "piece", id}
+    this.o = 0;
+    this.cursor = null; // {area, x, y}
+    this.root = h("div", { class: "dr-storage" });
+    this.svg = s("svg", { class: "dr-grid", tabindex: "0", role: "application",
+      "aria-label": "Storage grid. Select a good, then use the arrow keys to move it, R to rotate, Enter to place, Escape to let go." });
+    this.controls = h("div", { class: "dr-storage-controls" });
+    this.status = h("p", { class: "dr-storage-status", "aria-live": "polite" });
+    this.root.append(this.controls, this.svg, this.status);
+    this.svg.addEventListener("keydown", (e) => this.onKey(e));
+    this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
+    this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    this.svg.addEventListener("pointerleave", () => { if (!this.dragging) this.drawGhost(); });
+    this.keyHandler = (e) => {
+      if (!this.sel || e.defaultPrevented) return;
+      const tag = e.target?.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || e.target === this.svg) return;
+      if ((e.key === "r" || e.key === "R") && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); this.rotate(); }
+    };
+    document.addEventListener("keydown", this.keyHandler);
+  }
+
+  destroy() { document.removeEventListener("keydown", this.keyHandler); }
+
+  // --- what the view allows ---------------------------------------------------------------
+
+  get me() { return this.view?.players?.[this.view.seat]; }
+  get storing() { return this.view?.private?.pending?.kind === "store" && (this.me?.incoming || []).length > 0; }
+  get losing() { return this.view?.private?.pending?.kind === "lose_good"; }
+  get canRearrange() {
+    const v = this.view;
+    if (!v || v.status !== "playing" || v.seat === null) return false;
+    if (this.storing) return true;
+    return v.turn?.phase === "play" && v.turn?.seat === v.seat && !v.turn?.pending;
+  }
+  place(area, x, y, o) {
+    return (this.view.legal_actions || []).find((a) => a.type === "place_good" && a.area === area && a.x === x && a.y === y && a.o === o);
+  }
+  selectedGood() {
+    if (!this.sel) return null;
+    if (this.sel.kind === "incoming") return this.me.incoming[0] ? { good: this.me.incoming[0].good, up: this.me.incoming[0].up } : null;
+    const q = this.me.pieces.find((p) => p.id === this.sel.id);
+    return q ? { good: q.good, up: q.up } : null;
+  }
+  orientations(good) { return (this.content.shapes[good] || [[]]).length; }
+
+  // --- layout of the areas in the SVG ---------------------------------------------------------
+
+  layoutAreas() {
+    const out = [];
+    const areas = this.me.areas || [];
+    const main = areas.find((a) => a.name === "main");
+    const right = main ? main.width * CELL + GAP : 0;
+    let y = 24;
+    for (const [i, a] of areas.entries()) {
+      if (a.name === "main") out.push({ ...a, index: i, ox: 0, oy: 24 });
+      else if (a.name === "saddle") { out.push({ ...a, index: i, ox: right, oy: y }); y += a.height * CELL + 28; }
+      else { out.push({ ...a, index: i, ox: right, oy: y, hero: a.name.slice(5) }); y += CELL + 28; }
+    }
+    return out;
+  }
+
+  cellAt(clientX, clientY) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = clientX;
+    pt.y = clientY;
+    const m = this.svg.getScreenCTM();
+    if (!m) return null;
+    const p = pt.matrixTransform(m.inverse());
+    for (const a of this.areas) {
+      const cx = Math.floor((p.x - a.ox) / CELL);
+      const cy = Math.floor((p.y - a.oy) / CELL);
+      if (cx >= 0 && cy >= 0 && cx < a.width && cy < a.height) return { area: a.name, x: cx, y: cy };
+    }
+    return null;
+  }
+
+  // --- drawing -----------------------------------------------------------------------------
+
+  render(view, { busy }) {
+    this.view = view;
+    this.busy = busy;
+    const me = this.me;
+    if (!me) return;
+    // Keep the selection only while it still makes sense.
+    if (this.storing && (!this.sel || this.sel.kind === "incoming")) {
+      if (!this.sel) { this.sel = { kind: "incoming" }; this.o = 0; }
+    } else if (this.sel?.kind === "incoming") { this.sel = null; }
+    if (this.sel?.kind === "piece" && (!this.canRearrange || !me.pieces.some((p) => p.id === this.sel.id))) this.sel = null;
+    this.areas = this.layoutAreas();
+    const width = Math.max(...this.areas.map((a) => a.ox + Math.max(a.width * CELL, a.name.startsWith("hero:") ? 100 : 0))) + 4;
+    const height = Math.max(...this.areas.map((a) => a.oy + a.height * CELL)) + 4;
+    this.svg.setAttribute("viewBox", `-2 0 ${width} ${height}`);
+    this.svg.setAttribute("width", String(width));
+    const g = clear(this.svg);
+    for (const a of this.areas) {
+      const label = a.name === "main" ? "Wagon storage" : a.name === "saddle" ? "Saddle bag" : `${this.words.hero(a.hero).split(" ")[0]} (1 good)`;
+      g.append(s("text", { x: a.ox, y: a.oy - 7, class: "dr-grid-label", text: label }, s("title", { text: a.name.startsWith("hero:") ? `${this.words.hero(a.hero)} stores any one good` : label })));
+      for (let y = 0; y < a.height; y += 1) {
+        for (let x = 0; x < a.width; x += 1) {
+          const cell = s("rect", { x: a.ox + x * CELL, y: a.oy + y * CELL, width: CELL, height: CELL, class: `dr-cell${a.name.startsWith("hero:") ? " hero" : ""}`,
+            "data-area": a.name, "data-x": x, "data-y": y, "data-testid": "storage-cell" });
+          cell.addEventListener("click", () => this.commit({ area: a.name, x, y }));
+          g.append(cell);
+        }
+      }
+    }
+    this.pieceNodes = s("g");
+    for (const q of me.pieces) {
+      const a = this.areas.find((ar) => ar.name === q.area);
+      if (!a) continue;
+      const isHero = q.area.startsWith("hero:");
+      const selected = this.sel?.kind === "piece" && this.sel.id === q.id;
+      const title = `${this.words.goodTitle(q.good, q.up)}${q.good === "upgrade" ? " (wagon upgrade)" : ""}`;
+      let node;
+      if (isHero) {
+        const cells = cellsOf(this.content, q.good, 0);
+        const span = Math.max(...cells.map(([x, y]) => Math.max(x, y))) + 1;
+        node = s("g", { class: `good-shape good-${q.good}${q.up ? " up" : ""}`, transform: `translate(${a.ox} ${a.oy})` });
+        node.append(goodShape(this.content, q.good, { up: q.up, o: 0, cell: CELL / span, title }));
+      } else {
+        node = goodShape(this.content, q.good, { up: q.up, o: q.o, cell: CELL, x: a.ox + q.x * CELL, y: a.oy + q.y * CELL, title });
+      }
+      node.setAttribute("class", `${node.getAttribute("class")} dr-piece${selected ? " selected" : ""}${this.canRearrange || this.losing ? " movable" : ""}`);
+      node.setAttribute("data-testid", "stored-good");
+      node.setAttribute("data-piece", String(q.id));
+      node.setAttribute("data-good", q.good);
+      node.addEventListener("pointerdown", (e) => this.onPieceDown(e, q));
+      node.addEventListener("click", (e) => { e.stopPropagation(); this.onPieceClick(q); });
+      this.pieceNodes.append(node);
+    }
+    g.append(this.pieceNodes);
+    this.ghost = s("g", { class: "dr-ghost-layer", "pointer-events": "none" });
+    g.append(this.ghost);
+    this.renderControls();
+    this.drawGhost();
+  }
+
+  renderControls() {
+    const me = this.me;
+    const ctx = { busy: this.busy, send: this.send };
+    const c = clear(this.controls);
+    const legal = this.view.legal_actions || [];
+    if (this.storing) {
+      const inc = me.incoming[0];
+      const auto = legal.find((a) => a.type === "place_good" && a.area === null);
+      const fits = legal.some((a) => a.type === "place_good");
+      c.append(h("div", { class: "dr-incoming", "data-testid": "incoming-good" },
+        h("span", { class: "dr-incoming-label", text: fits ? `To store: ${this.words.good(inc.good, inc.up)}` : `The ${this.words.good(inc.good, inc.up)} doesn't fit.` }),
+        h("button", { type: "button", class: `btn small dr-select${this.sel?.kind === "incoming" ? " on" : ""}`, "data-testid": "select-incoming",
+          onclick: () => { this.sel = { kind: "incoming" }; this.o = 0; this.render(this.view, { busy: this.busy }); } }, this.sel?.kind === "incoming" ? "Selected" : "Select"),
+        me.incoming.length > 1 ? h("span", { class: "muted small", text: `then ${me.incoming.slice(1).map((x) => this.words.good(x.good, x.up)).join(", ")}` }) : null));
+      const row = h("div", { class: "row" });
+      if (auto) row.append(actionButton(ctx, auto, "Store it where it fits", { cls: "btn primary" }));
+      c.append(row);
+      const discards = legal.filter((a) => a.type === "discard_good");
+      if (!fits) {
+        c.append(h("div", { class: "dr-nofit", role: "group", "aria-label": "Doesn't fit: discard what?" },
+          h("p", { class: "dr-nofit-title", text: "Doesn't fit: discard what?" }),
+          h("div", { class: "row" }, ...discards.map((a) => actionButton(ctx, a, this.words.command(a), { cls: a.piece === null ? "btn" : "btn small" })))));
+      } else if (discards.length) {
+        c.append(h("details", { class: "dr-discard-more" }, h("summary", { text: "or discard something" }),
+          h("div", { class: "row" }, ...discards.map((a) => actionButton(ctx, a, this.words.command(a), { cls: "btn small" })))));
+      }
+    }
+    if (this.losing) {
+      const loses = legal.filter((a) => a.type === "lose_good");
+      c.append(h("div", { class: "dr-nofit" }, h("p", { class: "dr-nofit-title", text: "The road takes a good: which one?" }),
+        h("div", { class: "row" }, ...loses.map((a) => actionButton(ctx, a, this.words.command(a), { cls: "btn small" })))));
+    }
+    const good = this.selectedGood();
+    if (good && (this.storing || this.canRearrange)) {
+      c.append(h("div", { class: "row dr-tools" },
+        h("button", { type: "button", class: "btn small", "data-testid": "rotate-good", title: "Rotate (R)",
+          disabled: this.orientations(good.good) < 2 ? true : null, onclick: () => this.rotate() }, "⟳ Rotate (R)"),
+        this.sel?.kind === "piece" ? h("button", { type: "button", class: "btn small", onclick: () => this.deselect() }, "Let go (Esc)") : null,
+        h("span", { class: "muted small", text: "Click a cell to place it; arrows move, Enter places." })));
+    } else if (this.canRearrange && me.pieces.length) {
+      c.append(h("p", { class: "muted small", text: "Rearrange: click a good (or drag it) to pick it up." }));
+    }
+  }
+
+  anchor(good, cur) {
+    if (cur.area.startsWith("hero:")) return { x: 0, y: 0, o: 0 };
+    const [a0, b0] = cellsOf(this.content, good, this.o)[0];
+    return { x: cur.x - a0, y: cur.y - b0, o: this.o };
+  }
+
+  /** Whether the selected stored piece fits at `at` (checked here; the server checks again). */
+  fitsLocally(id, good, at) {
+    const a = this.areas.find((ar) => ar.name === at.area);
+    if (!a) return false;
+    if (at.area.startsWith("hero:")) return good !== "upgrade" && !this.me.pieces.some((q) => q.id !== id && q.area === at.area);
+    const occ = new Set();
+    for (const q of this.me.pieces) {
+      if (q.id === id || q.area !== at.area) continue;
+      for (const [dx, dy] of cellsOf(this.content, q.good, q.o)) occ.add(`${q.x + dx},${q.y + dy}`);
+    }
+    return cellsOf(this.content, good, at.o).every(([dx, dy]) => {
+      const x = at.x + dx;
+      const y = at.y + dy;
+      return x >= 0 && y >= 0 && x < a.width && y < a.height && !occ.has(`${x},${y}`);
+    });
+  }
+
+  validAt(cur) {
+    const good = this.selectedGood();
+    if (!good || !cur) return false;
+    const at = { area: cur.area, ...this.anchor(good.good, cur) };
+    if (this.sel.kind === "incoming") return Boolean(this.place(at.area, at.x, at.y, at.o));
+    return this.fitsLocally(this.sel.id, good.good, at);
+  }
+
+  drawGhost() {
+    if (!this.ghost) return;
+    clear(this.ghost);
+    const good = this.selectedGood();
+    const cur = this.cursor;
+    if (!good || !cur) {
+      this.status.textContent = good ? `${this.words.goodTitle(good.good, good.up)} selected.` : "";
+      return;
+    }
+    const a = this.areas.find((ar) => ar.name === cur.area);
+    if (!a) return;
+    const at = this.anchor(good.good, cur);
+    const ok = this.validAt(cur);
+    const node = cur.area.startsWith("hero:")
+      ? s("rect", { x: a.ox + 3, y: a.oy + 3, width: CELL - 6, height: CELL - 6, rx: 8 })
+      : goodShape(this.content, good.good, { up: good.up, o: at.o, cell: CELL, x: a.ox + at.x * CELL, y: a.oy + at.y * CELL });
+    node.setAttribute("class", `${node.getAttribute("class") || ""} dr-ghost ${ok ? "ok" : "bad"}`);
+    this.ghost.append(node);
+    this.status.textContent = `${this.words.goodTitle(good.good, good.up)} at ${cur.area === "main" ? "" : `${cur.area} `}column ${cur.x + 1}, row ${cur.y + 1}: ${ok ? "fits" : "doesn't fit"}.`;
+  }
+
+  // --- interaction ---------------------------------------------------------------------------
+
+  onPieceClick(q) {
+    if (this.suppressClick) { this.suppressClick = false; return; }
+    if (this.losing) {
+      const cmd = (this.view.legal_actions || []).find((a) => a.type === "lose_good" && a.piece === q.id);
+      if (cmd) this.send(cmd);
+      return;
+    }
+    if (!this.canRearrange) return;
+    if (this.sel?.kind === "piece" && this.sel.id === q.id) { this.deselect(); return; }
+    this.sel = { kind: "piece", id: q.id };
+    this.o = q.o;
+    const [a0, b0] = cellsOf(this.content, q.good, q.o)[0];
+    this.cursor = { area: q.area, x: q.x + a0, y: q.y + b0 };
+    this.render(this.view, { busy: this.busy });
+  }
+
+  onPieceDown(e, q) {
+    if (!this.canRearrange || e.button > 0) return;
+    this.dragging = { id: q.id, start: this.cellAt(e.clientX, e.clientY), moved: false };
+  }
+
+  onPointerMove(e) {
+    const cur = this.cellAt(e.clientX, e.clientY);
+    if (this.dragging) {
+      if (!this.dragging.moved && cur && this.dragging.start && (cur.x !== this.dragging.start.x || cur.y !== this.dragging.start.y || cur.area !== this.dragging.start.area)) {
+        const q = this.me.pieces.find((p) => p.id === this.dragging.id);
+        this.dragging.moved = true;
+        if (q && !(this.sel?.kind === "piece" && this.sel.id === q.id)) {
+          this.sel = { kind: "piece", id: q.id };
+          this.o = q.o;
+          this.renderControls();
+        }
+      }
+    }
+    if (!this.selectedGood() || !cur) return;
+    if (this.cursor && cur.area === this.cursor.area && cur.x === this.cursor.x && cur.y === this.cursor.y) return;
+    this.cursor = cur;
+    this.drawGhost();
+  }
+
+  onPointerUp(e) {
+    const d = this.dragging;
+    this.dragging = null;
+    if (d?.moved) {
+      this.suppressClick = true;
+      setTimeout(() => { this.suppressClick = false; }, 0);
+      const cur = this.cellAt(e.clientX, e.clientY);
+      if (cur) this.commit(cur);
+    }
+  }
+
+  rotate() {
+    const good = this.selectedGood();
+    if (!good) return;
+    this.o = (this.o + 1) % this.orientations(good.good);
+    this.renderControls();
+    this.drawGhost();
+  }
+
+  deselect() {
+    this.sel = this.storing ? { kind: "incoming" } : null;
+    this.o = 0;
+    this.render(this.view, { busy: this.busy });
+  }
+
+  onKey(e) {
+    const good = this.selectedGood();
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (e.key === "r" || e.key === "R") { e.preventDefault(); this.rotate(); return; }
+    if (e.key === "Escape") { e.preventDefault(); this.deselect(); return; }
+    if (!good) {
+      // No selection: Enter picks up the first stored good.
+      if ((e.key === "Enter" || e.key === " ") && this.canRearrange && this.me.pieces.length) {
+        e.preventDefault();
+        this.onPieceClick(this.me.pieces[0]);
+      }
+      return;
+    }
+    if (moves[e.key]) {
+      e.preventDefault();
+      const [dx, dy] = moves[e.key];
+      const cur = this.cursor || { area: "main", x: 0, y: 0 };
+      const a = this.areas.find((ar) => ar.name === cur.area);
+      let x = cur.x + dx;
+      let y = cur.y + dy;
+      let area = cur.area;
+      if (x < 0 || y < 0 || x >= a.width || y >= a.height) {
+        // Leaving an area steps into the next one (main → saddle → heroes), or stays.
+        const i = this.areas.indexOf(a);
+        const next = this.areas[(i + (dx + dy > 0 ? 1 : this.areas.length - 1)) % this.areas.length];
+        if (next && next !== a && (dx !== 0)) { area = next.name; x = dx > 0 ? 0 : next.width - 1; y = Math.min(Math.max(0, y), next.height - 1); }
+        else { x = Math.min(Math.max(0, x), a.width - 1); y = Math.min(Math.max(0, y), a.height - 1); }
+      }
+      this.cursor = { area, x, y };
+      this.drawGhost();
+      return;
+    }
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (this.cursor) this.commit(this.cursor);
+    }
+  }
+
+  async commit(cur) {
+    const good = this.selectedGood();
+    if (!good || this.busy) return;
+    this.cursor = cur;
+    const at = { area: cur.area, ...this.anchor(good.good, cur) };
+    if (this.sel.kind === "incoming") {
+      const cmd = this.place(at.area, at.x, at.y, at.o);
+      if (!cmd) {
+        toast(`The ${this.words.good(good.good)} doesn't fit there. Rotate it (R) or try another cell.`, "error", 3000);
+        this.drawGhost();
+        return;
+      }
+      this.focusAfter = true;
+      await this.send(cmd);
+      this.o = 0;
+      return;
+    }
+    if (!this.fitsLocally(this.sel.id, good.good, at)) {
+      toast(`The ${this.words.good(good.good)} doesn't fit there.`, "error", 3000);
+      this.drawGhost();
+      return;
+    }
+    const names = (this.me.areas || []).map((a) => a.name);
+    const layout = [];
+    for (const q of this.me.pieces) {
+      if (q.id === this.sel.id) layout.push(q.id, names.indexOf(at.area), at.x, at.y, at.o);
+      else layout.push(q.id, names.indexOf(q.area), q.x, q.y, q.o);
+    }
+    const id = this.sel.id;
+    const ok = await this.send({ type: "rearrange", layout });
+    if (ok && this.sel?.kind === "piece" && this.sel.id === id) {
+      this.sel = this.storing ? { kind: "incoming" } : null;
+      this.render(this.view, { busy: this.busy });
+    }
+  }
+}
