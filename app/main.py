@@ -23,7 +23,7 @@ from app.web.errors import (
     InternalErrorMiddleware,
     install_error_handlers,
 )
-from app.web.security import SecurityHeadersMiddleware
+from app.web.security import OriginCheckMiddleware, SecurityHeadersMiddleware
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
         )
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES)
+    app.add_middleware(OriginCheckMiddleware, allowed_origins=settings.allowed_origins)
     # An unhandled error becomes its 500 inside the headers middleware (Starlette's own
     # handler sits outside every middleware: its answer had none of the headers).
     app.add_middleware(InternalErrorMiddleware)

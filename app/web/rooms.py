@@ -28,6 +28,8 @@ OPTIONAL_TOKEN: dict[str, Any] = {"security": [{}]}
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """Error answers of a route (every state-changing one may be 403 `forbidden_origin`:
+    a browser's request from a page of another origin)."""
     return {status: {"model": S.ErrorOut} for status in (*statuses, 422, 429)}
 
 
@@ -61,7 +63,7 @@ def _check_room_quota(request: Request) -> None:
     "",
     status_code=201,
     response_model=S.RoomCreated,
-    responses=_errors(400, 413),
+    responses=_errors(400, 403, 413),
     summary="Create a room; the creator takes seat 0 and is the host",
 )
 async def create_room(
@@ -82,7 +84,7 @@ async def get_room(code: Code, service: ServiceDep) -> dict[str, Any]:
     "/{code}/seats",
     status_code=201,
     response_model=S.SeatJoined,
-    responses=_errors(404, 409),
+    responses=_errors(403, 404, 409),
     summary="Take the next free seat (409 room_full / room_started)",
 )
 async def join_room(
@@ -140,7 +142,7 @@ async def start_game(
 @router.post(
     "/{code}/session",
     response_model=S.Me,
-    responses=_errors(401, 404),
+    responses=_errors(401, 403, 404),
     summary="Set this browser's seat cookie from a Bearer token (resume on another device)",
 )
 async def open_session(code: Code, caller: SeatDep, request: Request, response: Response) -> S.Me:
@@ -182,7 +184,7 @@ async def get_view(caller: CallerDep, service: ServiceDep) -> Response:
 @router.post(
     "/{code}/commands",
     response_model=S.CommandOut,
-    responses=_errors(400, 401, 404, 409, 413),
+    responses=_errors(400, 401, 403, 404, 409, 413),
     summary="Send one command of the caller's seat",
 )
 async def send_command(body: S.CommandIn, caller: SeatDep, service: ServiceDep) -> S.CommandOut:
