@@ -5,6 +5,7 @@ room's lock, then pushed to the room's sockets and noticed to the other processe
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -57,6 +58,24 @@ def require_host(caller: Caller) -> SeatInfo:
     if not caller.seat.host:
         raise errors.not_host()
     return caller.seat
+
+
+def name_key(name: str) -> str:
+    """How seat names are compared: compatibility-normalised (NFKC), case-folded, with
+    invisible (Cf) characters and spacing ignored ("Host", "host\u200b", "Ｈｏｓｔ" are one)."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return " ".join(text.casefold().split())
+
+
+def _names_taken(conn: Connection, row: Any) -> set[str]:
+    return {name_key(s.name) for s in repo.seats_of(conn, room_id=row.id)}
+
+
+def _require_free_name(conn: Connection, row: Any, name: str) -> None:
+    """:raises PlatformError: 409 `name_taken` if another seat's name is the same."""
+    if name_key(name) in _names_taken(conn, row):
+        raise errors.PlatformError(409, "name_taken", f"a seat is already called {name!r}")
 
 
 def _lobby_room(conn: Connection, code: str) -> Any:
@@ -140,12 +159,13 @@ class Lobby:
     async def join(self, room: Room, name: str) -> tuple[int, str]:
         """Take the next free seat; returns (index, token).
 
-        :raises PlatformError: 409 `room_full` or `room_started`.
+        :raises PlatformError: 409 `room_full`, `room_started` or `name_taken`.
         """
         token = tokens.new_seat_token()
 
         def add(conn: Connection, row: Any) -> int:
             index = self._free_index(conn, room, row)
+            _require_free_name(conn, row, name)
             repo.insert_seat(
                 conn,
                 room_id=row.id,
@@ -162,11 +182,19 @@ class Lobby:
 
         def add(conn: Connection, row: Any) -> int:
             index = self._free_index(conn, room, row)
+            if name:
+                _require_free_name(conn, row, name)
+                bot_name = name
+            else:  # "Bot N", the first N from the seat's number not taken by a person
+                taken, number = _names_taken(conn, row), index + 1
+                while name_key(f"Bot {number}") in taken:
+                    number += 1
+                bot_name = f"Bot {number}"
             repo.insert_seat(
                 conn,
                 room_id=row.id,
                 index=index,
-                name=name or f"Bot {index + 1}",
+                name=bot_name,
                 token_hash=None,
                 is_bot=True,
             )
