@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -41,12 +42,19 @@ def pick(actions: Sequence[T], kind: Callable[[T], str], rng: random.Random) -> 
     actions; `end_turn` dropped 80% of the time when something else is possible.
     `kind` reads a command's type (a command value, or its JSON form for clients)."""
     by_type: dict[str, list[T]] = {}
-    for a in actions:
-        by_type.setdefault(kind(a), []).append(a)
+    for a, k in zip(actions, map(kind, actions), strict=True):
+        same = by_type.get(k)
+        if same is None:
+            by_type[k] = [a]
+        else:
+            same.append(a)
     kinds = sorted(by_type)
     if "end_turn" in by_type and len(kinds) > 1 and rng.random() < 0.8:
         kinds.remove("end_turn")
     return rng.choice(by_type[rng.choice(kinds)])
+
+
+_TYPE = operator.attrgetter("type")
 
 
 class RandomBot:
@@ -56,7 +64,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def decide(self, s: State, seat: int, actions: Sequence[A.Command]) -> A.Command:
-        return pick(actions, lambda a: a.type, self.rng)
+        return pick(actions, _TYPE, self.rng)
 
 
 @functools.lru_cache(maxsize=8)
@@ -644,14 +652,15 @@ def play(
     from .engine import apply, legal_actions
 
     n = 0
+    reacting = any(hasattr(b, "react") for b in players)  # RandomBot never reacts
     while s.phase != "game_over" and s.round <= max_rounds:
         seat = to_act(s)[0]
-        cmd = players[seat].decide(s, seat, list(legal_actions(s, seat)))
+        cmd = players[seat].decide(s, seat, legal_actions(s, seat))
         _, events = apply(s, seat, cmd)
         n += 1
         if on_command is not None:
             on_command(s, seat, cmd, events)
-        if s.phase == ACTION and not s.pending:
+        if reacting and s.phase == ACTION and not s.pending:
             n += _reactions(s, players, on_command)
     return n
 
