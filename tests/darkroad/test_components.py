@@ -314,3 +314,50 @@ def test_upgrade_lantern_and_storage_and_inventory() -> None:
     assert p2.pending[0]["kind"] == "choose_steed"
     act(p2, 0, A.ChooseSteed(p2.unused_steeds[0]))
     assert len(q.steeds) == 2 and E.inventory_slots(C, q) == 2
+
+
+def test_cave_dragon_ice_mouse_snow_bee() -> None:
+    """Cave Dragon: "Deliver 1 hero to their outlying town and gain the delivery benefit";
+    Ice Mouse: "Gain 1 available commission"; Snow Bee: "Gain 1 available hero"."""
+    dragon = next(x.id for x in C.companions if x.species == "cave_dragon")
+    s, p = _with_companion(dragon, quartz=1, horseshoes=0)
+    h = next(x.id for x in C.heroes if x.type == "knight" and not x.starting)
+    p.heroes = [h]
+    coins = p.coins
+    act(s, 0, A.UseCompanion(dragon, "deliver_hero", h))
+    assert p.delivered_heroes == [h] and p.coins == coins + 2
+    mouse = next(x.id for x in C.companions if x.species == "ice_mouse")
+    s, p = _with_companion(mouse, quartz=1)
+    top = s.stacks["farglen"][0]
+    act(s, 0, A.UseCompanion(mouse, "gain_commission", "farglen"))
+    assert p.commissions == [top]
+    bee = next(x.id for x in C.companions if x.species == "snow_bee")
+    s, p = _with_companion(bee, quartz=1)
+    h = s.inn[1]
+    act(s, 0, A.UseCompanion(bee, "gain_hero", "1"))
+    assert h in p.heroes and s.inn[1] is None
+
+
+def test_threy_cat_and_the_boost_at_the_travel_die() -> None:
+    """Threy Cat: "Duplicate the value of any travel die and gain the benefit shown" (ruling
+    R20: your die's benefit twice); "Add +1 or +2 to the face value of your travel die"."""
+    cat = next(x.id for x in C.companions if x.species == "threy_cat")
+    s, p = _with_companion(cat, quartz=1, horseshoes=0)
+    at_activate(s, 0, 3)
+    act(s, 0, A.Caravan(0, "dark_road", "farglen"))
+    act(s, 1, A.Join(False))
+    ev = next(e for e in C.events if e.faces[4] and e.faces[4][0].coins == 2)
+    s.travel["event"] = ev.id
+    s.travel["dice"] = [4, 4]
+    coins = p.coins
+    act(s, 0, A.TakeTravelDie(4, twin=True))
+    assert p.coins == coins + 4 and p.quartz == 0
+    boost = next(x.id for x in C.companions if x.kind == "loyal" and "travel_boost" in x.abilities)
+    s, p = _with_companion(boost, quartz=1, horseshoes=0)
+    at_activate(s, 0, 3)
+    act(s, 0, A.Caravan(0, "dark_road", "farglen"))
+    act(s, 1, A.Join(False))
+    s.travel["dice"] = [2, 5]
+    assert A.TakeTravelDie(5, boost=2) not in E.legal_actions(s, 0)
+    act(s, 0, A.TakeTravelDie(2, boost=2))
+    assert next(x for x in p.companions if x["id"] == boost)["used"] == ["travel_boost"]
