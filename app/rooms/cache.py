@@ -27,6 +27,7 @@ class RoomCache:
         self.idle_seconds = idle_seconds
         self._rooms: dict[str, Room] = {}
         self.on_evict: Callable[[str], None] | None = None
+        self.keep: Callable[[str], bool] = lambda code: False  # never evict these
 
     def cached(self, code: str) -> Room | None:
         return self._rooms.get(code)
@@ -63,7 +64,16 @@ class RoomCache:
                 503, "unknown_game", f"this server no longer hosts the game {row.game!r}"
             )
         room = self._rooms.setdefault(
-            code, Room(code, row.id, game, options=dict(row.options), seats=seats)
+            code,
+            Room(
+                code,
+                row.id,
+                game,
+                options=dict(row.options),
+                seats=seats,
+                timer=row.timer,
+                rematch=row.rematch,
+            ),
         )
         metrics.rooms_live(len(self._rooms))
         return room
@@ -85,6 +95,7 @@ class RoomCache:
             and (r.bot_task is None or r.bot_task.done())
             and (r.worker is None or r.worker.done())
             and not hub.connections(code)
+            and not self.keep(code)
         ]
         for code in gone:
             del self._rooms[code]

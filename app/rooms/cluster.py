@@ -26,12 +26,13 @@ from app.rooms.errors import PlatformError
 from app.rooms.fanout import Fanout
 from app.rooms.model import Room
 from app.rooms.presence import Presence
+from app.rooms.table import Table
 from app.store import repo
 from app.store.db import read_connection
 
 log = logging.getLogger(__name__)
 
-WORK_ORDER = ("own-presence", "lobby", "version", "chat", "presence")
+WORK_ORDER = ("own-presence", "lobby", "version", "seats", "chat", "presence")
 
 
 class Cluster:
@@ -44,6 +45,7 @@ class Cluster:
         chat: Chat,
         presence: Presence,
         bots: BotRunner,
+        table: Table,
     ) -> None:
         self.p = platform
         self.cache = cache
@@ -52,6 +54,7 @@ class Cluster:
         self.chat = chat
         self.presence = presence
         self.bots = bots
+        self.table = table
         self.interval = platform.settings.sync_interval
         self._task: asyncio.Task[None] | None = None
         self._bot_seen: dict[str, tuple[int, float]] = {}
@@ -100,14 +103,17 @@ class Cluster:
                 self.schedule(room, "own-presence")
             room.auth.clear()
             self.schedule(room, "lobby")
+        elif kind == "seats":
+            self.schedule(room, "seats", always=True)
         elif kind == "chat":
             if notice.get("id") not in room.chat_seen:
                 self.schedule(room, "chat")
         elif kind == "presence":
             self.schedule(room, "presence")
 
-    def schedule(self, room: Room, what: str) -> None:
-        if not self.p.hub.connections(room.code) and what != "own-presence":
+    def schedule(self, room: Room, what: str, *, always: bool = False) -> None:
+        """Queue catch-up work (only for rooms with sockets here, unless `always`)."""
+        if not self.p.hub.connections(room.code) and what != "own-presence" and not always:
             return
         room.todo.add(what)
         if room.worker is None or room.worker.done():
@@ -128,6 +134,8 @@ class Cluster:
                 elif what == "lobby":
                     async with room.lock:
                         await self.fanout.push_lobby(room)
+                elif what == "seats":
+                    await self.table.reload(room)
                 elif what == "chat":
                     await self.chat.catch_up(room)
                 elif what == "presence":

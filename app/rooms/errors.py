@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -67,6 +68,15 @@ def bad_token() -> PlatformError:
 
 def not_host() -> PlatformError:
     return PlatformError(403, "not_host", "only the host (the seat that made the room) may do this")
+
+
+def require_host(caller: Any) -> Any:
+    """The caller's seat if it is the host's. :raises PlatformError: 401, 403 `not_host`."""
+    if caller.seat is None:
+        raise bad_token()
+    if not caller.seat.host:
+        raise not_host()
+    return caller.seat
 
 
 def stale_version(expected: int, actual: int) -> PlatformError:

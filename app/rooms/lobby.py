@@ -52,14 +52,6 @@ def checked_options(
         return game.normalise_options({**(current or {}), **(given or {})})
 
 
-def require_host(caller: Caller) -> SeatInfo:
-    if caller.seat is None:
-        raise errors.bad_token()
-    if not caller.seat.host:
-        raise errors.not_host()
-    return caller.seat
-
-
 def name_key(name: str) -> str:
     """How seat names are compared: compatibility-normalised (NFKC), case-folded, with
     invisible (Cf) characters and spacing ignored ("Host", "host\u200b", "Ｈｏｓｔ" are one)."""
@@ -178,7 +170,7 @@ class Lobby:
         return await self._change(room, add), token
 
     async def add_bot(self, room: Room, caller: Caller, name: str | None) -> int:
-        require_host(caller)
+        errors.require_host(caller)
 
         def add(conn: Connection, row: Any) -> int:
             index = self._free_index(conn, room, row)
@@ -209,7 +201,7 @@ class Lobby:
 
         :raises PlatformError: 404 `unknown_seat`, 409 `cannot_remove_host`.
         """
-        require_host(caller)
+        errors.require_host(caller)
 
         def remove(conn: Connection, row: Any) -> int:
             seats = {s.index: s for s in repo.seats_of(conn, room_id=row.id)}
@@ -228,7 +220,7 @@ class Lobby:
         await self._change(room, remove, notice)
 
     async def set_options(self, room: Room, caller: Caller, options: Mapping[str, Any]) -> None:
-        require_host(caller)
+        errors.require_host(caller)
         game = room.game
 
         def change(conn: Connection, row: Any) -> None:
@@ -249,7 +241,7 @@ class Lobby:
 
         :raises PlatformError: 409 `room_started`, `not_enough_players`; 400 `bad_options`.
         """
-        require_host(caller)
+        errors.require_host(caller)
         game = room.game
         async with room.lock:
 

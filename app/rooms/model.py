@@ -24,8 +24,9 @@ class SeatInfo:
     id: int  # the seat row's id: its identity, which never changes
     index: int  # its place at the table, which may change in the lobby
     name: str
-    bot: bool
+    bot: bool  # played by a bot now (a bot's seat, or a person's while they are away)
     host: bool
+    replaced: bool = False  # a person's seat a bot plays until they return
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,8 @@ class Room:
     room_id: int
     game: Game
     options: dict[str, Any] = field(default_factory=dict)  # as stored (normalised)
+    timer: dict[str, Any] | None = None  # the turn timer's settings and clocks (None: off)
+    rematch: str | None = None  # the room "Play again" opened after this one
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one change at a time
     live: LiveGame | None = None
     seats: list[SeatInfo] = field(default_factory=list)
@@ -114,4 +117,7 @@ class Room:
 
 def seat_info(row: Any) -> SeatInfo:
     """A seat row of the store as a `SeatInfo`."""
-    return SeatInfo(row.id, row.index, row.name, bool(row.is_bot), bool(row.is_host))
+    bot = bool(row.is_bot)
+    return SeatInfo(
+        row.id, row.index, row.name, bot, bool(row.is_host), bot and row.token_hash is not None
+    )

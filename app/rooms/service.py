@@ -32,7 +32,7 @@ from app.games import base, registry
 from app.realtime.bus import RedisBus
 from app.realtime.hub import Connection as Socket
 from app.realtime.hub import Hub
-from app.rooms import errors, loading, views
+from app.rooms import clocks, errors, loading, views
 from app.rooms.bots import BotRunner
 from app.rooms.cache import RoomCache
 from app.rooms.chat import Chat, row_message
@@ -46,6 +46,7 @@ from app.rooms.model import Caller, CommandResult, Messages, Room, seat_info
 from app.rooms.presence import Presence
 from app.rooms.ratelimit import RateLimiter
 from app.rooms.seats import Seats
+from app.rooms.table import Table
 from app.store import db, migrate, repo
 from app.store.db import read_connection
 from app.store.writer import Writer
@@ -79,15 +80,22 @@ class RoomService:
         self.bots = BotRunner(self.p, self.commands)
         self.chat_lines = Chat(self.p)
         self.presence = Presence(self.p, self.fanout)
+        self.table = Table(self.p, self.cache, self.fanout, self.lobby, self.bots)
         self.cluster = Cluster(
             self.p, self.cache, self.commands, self.fanout, self.chat_lines, self.presence,
-            self.bots,
+            self.bots, self.table,
         )  # fmt: skip
         self.cache.on_evict = self.cluster.forget
+        self.cache.keep = self.table.armed
+        self._tasks: set[asyncio.Task[None]] = set()
         self._evict_task: asyncio.Task[None] | None = None
 
     def _after_version(self, room: Room) -> None:
         self.bots.wake(room)
+        if room.timer:
+            task = asyncio.get_running_loop().create_task(self.table.after_version(room))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def _check_rate(self, code: str, seat: int) -> None:
         if not self.limiter.allow((code, seat)):
@@ -141,8 +149,11 @@ class RoomService:
             self.cache.forget(code)
             raise errors.unknown_room(code)
         room.seats, room.options = [seat_info(s) for s in seats], dict(row.options)
+        room.rematch = row.rematch
         await self.presence.read_remote(room)
-        return self.lobby.info_now(room, row.status, game.version if game else None)
+        info = self.lobby.info_now(room, row.status, game.version if game else None)
+        info["timer"] = clocks.public_timer(row.timer)  # as stored: every process's truth
+        return info
 
     async def authenticate(self, code: str, token: str | None) -> Caller:
         """:raises PlatformError: 404 `unknown_room`, 401 `bad_token`."""
@@ -168,6 +179,27 @@ class RoomService:
         await self.lobby.start(room, caller, options)
         self.bots.wake(room)
         return await self.room_info(caller.code)
+
+    # --- the table around the game ---------------------------------------------------------
+
+    async def replace_with_bot(self, caller: Caller, index: int) -> dict[str, Any]:
+        """Host: a bot plays an absent person's seat until they return."""
+        await self.table.replace_with_bot(await self.cache.get(caller.code), caller, index)
+        return await self.room_info(caller.code)
+
+    async def hand_back(self, caller: Caller, index: int) -> dict[str, Any]:
+        """Host or the seat itself: the seat is the person's again."""
+        await self.table.hand_back(await self.cache.get(caller.code), caller, index)
+        return await self.room_info(caller.code)
+
+    async def set_timer(self, caller: Caller, turn_seconds: int, reserve: int) -> dict[str, Any]:
+        """Host: the turn timer (0 seconds a turn: off)."""
+        await self.table.set_timer(await self.cache.get(caller.code), caller, turn_seconds, reserve)
+        return await self.room_info(caller.code)
+
+    async def rematch(self, caller: Caller) -> tuple[str, int, str]:
+        """A seat of a finished game plays again: (new room code, seat index, token)."""
+        return await self.table.rematch(await self.cache.get(caller.code), caller)
 
     # --- the game ----------------------------------------------------------------------
 
@@ -209,6 +241,7 @@ class RoomService:
         room = await self.cache.get(caller.code)
         with translated():
             parsed = room.game.parse_command(command)
+        await self.table.returned(room, room.seat_by_id(caller.seat.id))
         return await self.commands.run(
             room, caller.seat.index, command_id, parsed, expected_version
         )
@@ -252,6 +285,8 @@ class RoomService:
         """Register a socket: its view, then the last chat lines, then presence."""
         room = await self.cache.get(socket.code)
         await self.presence.read_remote(room)
+        if socket.seat_id is not None:
+            await self.table.returned(room, room.seat_by_id(socket.seat_id))
         async with room.lock:
             wanted = views.viewers(self.hub, room)
             out: list[Messages] = []
@@ -341,9 +376,11 @@ class RoomService:
         for code in await self.p.read(read):
             with contextlib.suppress(PlatformError):
                 self.bots.wake(await self.cache.get(code))
+        await self.table.start()
 
     async def shutdown(self) -> None:
         self.p.closing = True
+        self.table.stop()
         rooms = list(self.cache)
         await self.bots.stop(rooms)
         await self.commands.drain()

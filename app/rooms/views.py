@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from app.realtime.hub import Hub
+from app.rooms import clocks
 from app.rooms.model import LiveGame, Messages, Room, Viewer
 
 
@@ -109,12 +110,15 @@ def room_info(
                 "name": s.name,
                 "bot": s.bot,
                 "host": s.host,
+                "replaced": s.replaced,
                 "connected": s.bot or s.id in connected,
             }
             for s in room.seats
         ],
         "options": options,
         "version": version,
+        "timer": clocks.public_timer(room.timer),
+        "rematch": room.rematch,
     }
 
 

@@ -72,6 +72,8 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(16), default="lobby", server_default="lobby")
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     host_seat: Mapped[int | None] = mapped_column(Integer)
+    timer: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))  # null: off
+    rematch: Mapped[str | None] = mapped_column(String(32))  # the room "Play again" opened
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _updated_at()
 

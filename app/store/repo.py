@@ -50,6 +50,41 @@ def set_room_status(conn: Connection, *, room_id: int, status: str, expect: str)
     return result.rowcount == 1
 
 
+def set_room_timer(conn: Connection, *, room_id: int, timer: dict[str, Any] | None) -> None:
+    conn.execute(update(rooms).where(rooms.c.id == room_id).values(timer=timer))
+
+
+def set_rematch(conn: Connection, *, room_id: int, code: str) -> str:
+    """Record `code` as the room's rematch unless one is recorded already; returns the
+    room's rematch (the first one wins when two seats ask at once)."""
+    conn.execute(
+        update(rooms).where(rooms.c.id == room_id, rooms.c.rematch.is_(None)).values(rematch=code)
+    )
+    found: str = conn.execute(select(rooms.c.rematch).where(rooms.c.id == room_id)).scalar_one()
+    return found
+
+
+def set_seat_bot(conn: Connection, *, room_id: int, index: int, bot: bool) -> bool:
+    """A person's seat played by a bot (or given back); False if it already was so."""
+    result = conn.execute(
+        update(seats)
+        .where(
+            seats.c.room_id == room_id,
+            seats.c.index == index,
+            seats.c.token_hash.is_not(None),
+            seats.c.is_bot.is_(not bot),
+        )
+        .values(is_bot=bot)
+    )
+    return result.rowcount == 1
+
+
+def rooms_with_timers(conn: Connection) -> list[str]:
+    """Codes of the rooms in play whose turn timer is on."""
+    query = select(rooms.c.code).where(rooms.c.status == "playing", rooms.c.timer.is_not(None))
+    return [code for (code,) in conn.execute(query).all()]
+
+
 def seats_of(conn: Connection, *, room_id: int) -> list[Record]:
     query = select(seats).where(seats.c.room_id == room_id).order_by(seats.c.index)
     return list(conn.execute(query).all())

@@ -1,0 +1,301 @@
+"""The table around the game, for every game: a seat a bot plays while its person is
+away, the turn timer, and "Play again".
+
+- **A seat played by a bot.** The host may hand an absent person's seat to a bot during
+  the game; the bot plays it through the ordinary path (the game's `bot_move`) until
+  the person returns: their next socket or command on that seat takes it back (or the
+  host, or the seat itself, gives it back explicitly). Stored on the seat row
+  (`is_bot` with the person's token kept), so it survives a restart and every process
+  sees it.
+- **The turn timer** (off by default): each seat the game waits for has a clock: the
+  turn's seconds, then its own reserve. When both are spent, the seat is handed to a
+  bot (the rules of what happens are the game's: a bot move) until its person returns.
+  The clocks live in the room row (`rooms.timer`), updated after each version.
+- **Play again.** After the end, a seat asks for a rematch: the first ask opens a new
+  room of the same game and options with the asker as host and the bots seated; the
+  others' asks take a seat in it. The old room says where (`rematch`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from app.rooms import errors
+from app.rooms.bots import BotRunner
+from app.rooms.cache import RoomCache
+from app.rooms.clocks import MAX_TURN_SECONDS, advance, deadlines, new_timer, now
+from app.rooms.context import Platform
+from app.rooms.fanout import Fanout
+from app.rooms.lobby import Lobby
+from app.rooms.model import Caller, Room, SeatInfo, seat_info
+from app.store import repo
+from app.store.db import read_connection, write_transaction
+
+log = logging.getLogger(__name__)
+
+
+class Table:
+    def __init__(
+        self, platform: Platform, cache: RoomCache, fanout: Fanout, lobby: Lobby, bots: BotRunner
+    ) -> None:
+        self.p = platform
+        self.cache = cache
+        self.fanout = fanout
+        self.lobby = lobby
+        self.bots = bots
+        self._alarms: dict[str, asyncio.TimerHandle] = {}
+
+    # --- a seat played by a bot ----------------------------------------------------------
+
+    async def replace_with_bot(self, room: Room, caller: Caller, index: int) -> None:
+        """The host hands an absent person's seat to a bot until they return.
+
+        :raises PlatformError: 403 `not_host`, 404 `unknown_seat`, 409 `not_playing`,
+            `seat_present` (the person is connected), `already_bot`.
+        """
+        host = errors.require_host(caller)
+        seat = self._seat(room, index)
+        if self._status(room) != "playing":
+            raise errors.PlatformError(409, "not_playing", "the game is not being played")
+        if seat.bot:
+            raise errors.PlatformError(409, "already_bot", f"a bot already plays seat {index}")
+        if seat.id in self.fanout.connected(room) or seat.id == host.id:
+            raise errors.PlatformError(
+                409, "seat_present", f"{seat.name} is at the table: only an absent seat"
+            )
+        await self._set_bot(room, index, True)
+
+    async def hand_back(self, room: Room, caller: Caller, index: int) -> None:
+        """The host (or the seat itself) takes the seat back from the bot.
+
+        :raises PlatformError: 403 `forbidden`, 404 `unknown_seat`, 409 `not_replaced`.
+        """
+        seat = self._seat(room, index)
+        if caller.seat is None or not (caller.seat.host or caller.seat.id == seat.id):
+            raise errors.PlatformError(403, "forbidden", "only the host or the seat itself")
+        if not seat.replaced:
+            raise errors.PlatformError(409, "not_replaced", f"no bot plays seat {index}")
+        await self._set_bot(room, index, False)
+
+    async def returned(self, room: Room, seat: SeatInfo | None) -> None:
+        """The person of a seat a bot plays is back (a socket or a command of theirs)."""
+        if seat is None:
+            return
+        now = next((s for s in room.seats if s.id == seat.id), seat)
+        if now.replaced:
+            await self._set_bot(room, now.index, False)
+
+    def _seat(self, room: Room, index: int) -> SeatInfo:
+        seat = next((s for s in room.seats if s.index == index), None)
+        if seat is None:
+            raise errors.PlatformError(404, "unknown_seat", f"there is no seat {index}")
+        return seat
+
+    def _status(self, room: Room) -> str:
+        live = room.live
+        if live is None:
+            return room.status or "lobby"
+        return "finished" if room.game.is_over(live.state) else "playing"
+
+    async def _set_bot(self, room: Room, index: int, bot: bool) -> None:
+        async with room.lock:
+
+            def tx() -> tuple[bool, list[SeatInfo]]:
+                with write_transaction(self.p.db) as conn:
+                    changed = repo.set_seat_bot(conn, room_id=room.room_id, index=index, bot=bot)
+                    seats = repo.seats_of(conn, room_id=room.room_id)
+                    return changed, [seat_info(s) for s in seats]
+
+            changed, room.seats = await self.p.write(tx)
+            room.auth.clear()
+            self.seats_changed(room)
+        if changed:
+            self.p.publish(room.code, {"t": "seats"})
+            if bot:
+                self.bots.wake(room)
+
+    async def reload(self, room: Room) -> None:
+        """Another process changed the seats, the timer or the rematch: read them again."""
+
+        def read() -> tuple[Any, list[SeatInfo]]:
+            with read_connection(self.p.db) as conn:
+                row = repo.room_by_code(conn, code=room.code)
+                return row, [seat_info(s) for s in repo.seats_of(conn, room_id=room.room_id)]
+
+        async with room.lock:
+            row, room.seats = await self.p.read(read)
+            if row is None:
+                return
+            room.timer, room.rematch = row.timer, row.rematch
+            room.auth.clear()
+            self.seats_changed(room)
+        self.arm(room)
+        if any(s.bot for s in room.seats):
+            self.bots.wake(room)
+
+    def seats_changed(self, room: Room) -> None:
+        """The seats' bots changed (here or elsewhere): the game's bot seats follow, the
+        room's sockets are told."""
+        live = room.live
+        if live is not None:
+            live.bot_seats = frozenset(s.index for s in room.seats if s.bot)
+            self.fanout.push_room(room, self._status(room), room.options, live.version)
+        self.fanout.push_presence(room)
+
+    # --- the turn timer ----------------------------------------------------------------------
+
+    async def set_timer(
+        self, room: Room, caller: Caller, turn_seconds: int, reserve_seconds: int
+    ) -> None:
+        """The host sets the turn timer (0 seconds a turn: off), in the lobby or the game."""
+        errors.require_host(caller)
+        if not 0 <= turn_seconds <= MAX_TURN_SECONDS or not 0 <= reserve_seconds <= (
+            MAX_TURN_SECONDS
+        ):
+            raise errors.PlatformError(422, "bad_request", "seconds from 0 to a week")
+        timer = new_timer(turn_seconds, reserve_seconds) if turn_seconds else None
+        async with room.lock:
+            if timer is not None and room.live is not None:
+                timer = advance(timer, self._waiting(room), now())
+
+            def tx() -> None:
+                with write_transaction(self.p.db) as conn:
+                    repo.set_room_timer(conn, room_id=room.room_id, timer=timer)
+
+            await self.p.write(tx)
+            room.timer = timer
+        self.arm(room)
+        self.p.publish(room.code, {"t": "seats"})
+
+    def _waiting(self, room: Room) -> set[int]:
+        """The seats the game waits for that a person plays (bots need no clock)."""
+        live = room.live
+        if live is None or room.game.is_over(live.state):
+            return set()
+        return set(room.game.to_act(live.state)) - live.bot_seats
+
+    async def after_version(self, room: Room) -> None:
+        """A new version: the clocks move on (timer rooms only), the alarm is re-armed."""
+        if not room.timer:
+            return
+        timer = advance(room.timer, self._waiting(room), now())
+        if timer == room.timer:
+            return
+        room.timer = timer
+
+        def tx() -> None:
+            with write_transaction(self.p.db) as conn:
+                repo.set_room_timer(conn, room_id=room.room_id, timer=timer)
+
+        with contextlib.suppress(errors.PlatformError):
+            await self.p.write(tx)
+        self.arm(room)
+
+    def arm(self, room: Room) -> None:
+        """Wake at the earliest deadline of the room's clocks."""
+        old = self._alarms.pop(room.code, None)
+        if old is not None:
+            old.cancel()
+        if not room.timer or self.p.closing:
+            return
+        due = deadlines(room.timer)
+        if not due:
+            return
+        delay = max(0.0, min(due.values()) - now()) + 0.05
+        loop = asyncio.get_running_loop()
+        self._alarms[room.code] = loop.call_later(
+            delay, lambda: loop.create_task(self._ring(room), name=f"timer-{room.code}")
+        )
+
+    def armed(self, code: str) -> bool:
+        return code in self._alarms
+
+    async def _ring(self, room: Room) -> None:
+        """A deadline passed: the seats out of time are handed to a bot."""
+        self._alarms.pop(room.code, None)
+        try:
+
+            def read() -> Any:
+                with read_connection(self.p.db) as conn:
+                    row = repo.room_by_code(conn, code=room.code)
+                    return None if row is None else row.timer
+
+            room.timer = await self.p.read(read)  # another process may have moved it on
+            if not room.timer:
+                return
+            at_now = now()
+            late = [seat for seat, at in deadlines(room.timer).items() if at <= at_now]
+            for seat in late:
+                person = next((s for s in room.seats if s.index == seat and not s.bot), None)
+                if person is not None:
+                    log.info("room %s: seat %d out of time, a bot plays it", room.code, seat)
+                    await self._set_bot(room, seat, True)
+            await self.after_version(room)
+        except Exception:
+            log.exception("room %s: the turn timer failed", room.code)
+        finally:
+            if room.code not in self._alarms:
+                self.arm(room)
+
+    async def start(self) -> None:
+        """After a restart: the clocks of every game in play with a timer run again."""
+
+        def read() -> list[str]:
+            with read_connection(self.p.db) as conn:
+                return repo.rooms_with_timers(conn)
+
+        for code in await self.p.read(read):
+            with contextlib.suppress(errors.PlatformError):
+                room = await self.cache.get(code)
+                self.arm(room)
+
+    def stop(self) -> None:
+        for handle in self._alarms.values():
+            handle.cancel()
+        self._alarms.clear()
+
+    # --- play again -------------------------------------------------------------------------
+
+    async def rematch(self, room: Room, caller: Caller) -> tuple[str, int, str]:
+        """A seat of a finished game asks to play again: (new room code, its seat index
+        there, its token there).
+
+        :raises PlatformError: 401 spectator, 409 `not_finished`.
+        """
+        seat = caller.seat
+        if seat is None:
+            raise errors.bad_token()
+        if self._status(room) != "finished":
+            raise errors.PlatformError(409, "not_finished", "the game is not over yet")
+
+        def read() -> Any:
+            with read_connection(self.p.db) as conn:
+                return repo.room_by_code(conn, code=room.code)
+
+        row = await self.p.read(read)
+        if row.rematch is None:
+            code, token = await self.lobby.create(seat.name, room.game.id, room.options)
+            new = await self.cache.get(code)
+            host = Caller(code, next(iter(new.seats), None))
+            for bot in (s for s in room.seats if s.bot and not s.replaced):
+                await self.lobby.add_bot(new, host, bot.name)
+
+            def record() -> str:
+                with write_transaction(self.p.db) as conn:
+                    return repo.set_rematch(conn, room_id=room.room_id, code=code)
+
+            winner = await self.p.write(record)
+            if winner == code:
+                room.rematch = code
+                self.fanout.push_room(
+                    room, "finished", room.options, room.live.version if room.live else None
+                )
+                self.p.publish(room.code, {"t": "seats"})
+                return code, 0, token
+            row = await self.p.read(read)  # another seat's ask won the race: join theirs
+        target = await self.cache.get(row.rematch)
+        index, token = await self.lobby.join(target, seat.name)
+        return target.code, index, token

@@ -1,0 +1,145 @@
+"""The table around the game (`app/rooms/table.py`), in-process: a seat a bot plays while
+its person is away, the turn timer, "Play again" (issue: a table friends finish a game at)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+import pytest
+
+from app.rooms.errors import PlatformError
+from app.rooms.service import RoomService
+from tests.rooms.conftest import socket
+from tests.rooms.test_commands import add, toy_room
+
+
+async def until(check: Any, timeout: float = 10.0) -> Any:
+    """Wait for `await check()` to be truthy (a condition, bounded)."""
+    async with asyncio.timeout(timeout):
+        while not (found := await check()):
+            await asyncio.sleep(0.02)
+    return found
+
+
+def test_an_absent_seat_is_played_by_a_bot_until_its_person_returns(run_service: Any) -> None:
+    async def body(service: RoomService) -> None:
+        code, (ann, bo) = await toy_room(service, humans=2, bots=1)
+        with pytest.raises(PlatformError) as not_host:
+            await service.replace_with_bot(bo, 0)
+        assert (not_host.value.status, not_host.value.code) == (403, "not_host")
+        conn, fake = socket(code, bo.seat.id if bo.seat else None)
+        await service.connect(conn)
+        with pytest.raises(PlatformError) as present:
+            await service.replace_with_bot(ann, 1)
+        assert present.value.code == "seat_present"  # Bo is at the table
+        await service.disconnect(conn)
+
+        info = await service.replace_with_bot(ann, 1)
+        assert info["seats"][1]["replaced"] and info["seats"][1]["bot"]
+        await service.command(ann, "a-1", add(1))
+        # Bo's turn: the bot plays it (and the real bot seat after it), then Ann's again.
+        log = await until(lambda: _log_if(service, ann, lambda log: len(log) >= 3), timeout=10)
+        assert [e["seat"] for e in log[:3]] == [0, 1, 2]
+        # Bo comes back (a socket of theirs): the seat is theirs again.
+        conn2, _fake2 = socket(code, bo.seat.id if bo.seat else None)
+        await service.connect(conn2)
+        info = await service.room_info(code)
+        assert not info["seats"][1]["replaced"] and not info["seats"][1]["bot"]
+        with pytest.raises(PlatformError) as given:
+            await service.hand_back(ann, 1)
+        assert given.value.code == "not_replaced"
+
+    run_service(body)
+
+
+async def _log_if(service: RoomService, caller: Any, ok: Any) -> Any:
+    log = await service.log_entries(caller, 0, 100)
+    return log if ok(log) else None
+
+
+def test_a_seat_out_of_time_is_played_by_a_bot(run_service: Any) -> None:
+    async def body(service: RoomService) -> None:
+        code, (ann, bo) = await toy_room(service, humans=2)
+        info = await service.set_timer(ann, 1, 0)
+        assert info["timer"]["turn_seconds"] == 1
+        assert [d["seat"] for d in info["timer"]["deadlines"]] == [0]  # Ann's clock runs
+        await service.command(ann, "a-1", add(2))
+        # Bo does nothing: one second later a bot plays Bo's seat.
+        log = await until(lambda: _log_if(service, ann, lambda log: len(log) >= 2))
+        assert log[1]["seat"] == 1
+        info = await service.room_info(code)
+        assert info["seats"][1]["replaced"]
+        with pytest.raises(PlatformError):
+            await service.set_timer(bo, 0, 0)  # only the host
+        assert (await service.set_timer(ann, 0, 0))["timer"] is None
+
+    run_service(body, room_idle_seconds=0.05)
+
+
+def test_the_timer_survives_a_restart(run_service: Any, migrated_database_url: str) -> None:
+    from app.store.db import create_db_engine
+    from tests.rooms.conftest import make_settings
+
+    async def body(service: RoomService) -> None:
+        code, (ann, bo) = await toy_room(service, humans=2)
+        await service.set_timer(ann, 3600, 60)
+        await service.command(ann, "a-1", add(1))
+
+        async def bo_clock_runs() -> bool:
+            info = await service.room_info(code)
+            return [d["seat"] for d in info["timer"]["deadlines"]] == [1]
+
+        await until(bo_clock_runs)
+        engine = create_db_engine(migrated_database_url)
+        again = RoomService(engine, make_settings(migrated_database_url))
+        try:
+            await again.startup()  # a restarted server arms the clocks of timer rooms
+            assert again.table.armed(code)
+            info = await again.room_info(code)
+            assert [d["seat"] for d in info["timer"]["deadlines"]] == [1]
+            assert info["timer"]["reserve_seconds"] == 60
+        finally:
+            await again.shutdown()
+            engine.dispose()
+
+    run_service(body)
+
+
+def test_play_again_opens_one_room_for_the_same_table(run_service: Any) -> None:
+    async def body(service: RoomService) -> None:
+        code, (ann, bo) = await toy_room(service, humans=2, bots=1)
+        with pytest.raises(PlatformError) as early:
+            await service.rematch(ann)
+        assert early.value.code == "not_finished"
+        # Play to the end (target 12): everyone adds 3 or less; the bot plays itself.
+        for n in range(30):
+            if (await service.room_info(code))["status"] == "finished":
+                break
+            view = orjson.loads(await service.view_json(ann))
+            who = view["to_act"]
+            if who == [0]:
+                await service.command(ann, f"a-{n}", view["legal_actions"][0])
+            elif who == [1]:
+                bo_view = orjson.loads(await service.view_json(bo))
+                await service.command(bo, f"b-{n}", bo_view["legal_actions"][0])
+            else:
+                await asyncio.sleep(0.02)
+        assert (await service.room_info(code))["status"] == "finished"
+
+        new_code, index, token = await service.rematch(bo)
+        assert index == 0  # the first to ask hosts the new room
+        again_code, ann_index, _ = await service.rematch(ann)
+        assert (again_code, ann_index) == (new_code, 2)  # after the bot, seated with it
+        assert (await service.room_info(code))["rematch"] == new_code
+        new = await service.room_info(new_code)
+        assert new["game"] == "toy" and new["options"] == {"target": 12}
+        assert [(s["name"], s["bot"]) for s in new["seats"]] == [
+            ("P1", False),
+            ("Bot 3", True),
+            ("Ann", False),
+        ]
+        assert token
+
+    run_service(body)
