@@ -22,8 +22,9 @@ export class Storage {
     this.svg = s("svg", { class: "dr-grid", tabindex: "0", role: "application",
       "aria-label": "Storage grid. Select a good, then use the arrow keys to move it, R to rotate, Enter to place, Escape to let go." });
     this.controls = h("div", { class: "dr-storage-controls" });
+    this.tools = h("div", { class: "row dr-tools" });
     this.status = h("p", { class: "dr-storage-status", "aria-live": "polite" });
-    this.root.append(this.controls, this.svg, this.status);
+    this.root.append(this.controls, this.svg, this.tools, this.status);
     this.svg.addEventListener("keydown", (e) => this.onKey(e));
     this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
     this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
@@ -185,16 +186,15 @@ export class Storage {
       c.append(h("div", { class: "dr-nofit" }, h("p", { class: "dr-nofit-title", text: "The road takes a good: which one?" }),
         h("div", { class: "row" }, ...loses.map((a) => actionButton(ctx, a, this.words.command(a), { cls: "btn small" })))));
     }
+    // The tools sit under the grid and keep their place: the grid never moves under the pointer.
     const good = this.selectedGood();
-    if (good && (this.storing || this.canRearrange)) {
-      c.append(h("div", { class: "row dr-tools" },
-        h("button", { type: "button", class: "btn small", "data-testid": "rotate-good", title: "Rotate (R)",
-          disabled: this.orientations(good.good) < 2 ? true : null, onclick: () => this.rotate() }, "⟳ Rotate (R)"),
-        this.sel?.kind === "piece" ? h("button", { type: "button", class: "btn small", onclick: () => this.deselect() }, "Let go (Esc)") : null,
-        h("span", { class: "muted small", text: "Click a cell to place it; arrows move, Enter places." })));
-    } else if (this.canRearrange && me.pieces.length) {
-      c.append(h("p", { class: "muted small", text: "Rearrange: click a good (or drag it) to pick it up." }));
-    }
+    const active = good && (this.storing || this.canRearrange);
+    clear(this.tools).append(
+      h("button", { type: "button", class: "btn small", "data-testid": "rotate-good", title: "Rotate (R)",
+        disabled: !active || this.orientations(good.good) < 2 ? true : null, onclick: () => this.rotate() }, "⟳ Rotate (R)"),
+      h("button", { type: "button", class: "btn small", disabled: this.sel?.kind === "piece" ? null : true, onclick: () => this.deselect() }, "Let go (Esc)"),
+      h("span", { class: "muted small", text: active ? "Click a cell to place it; arrows move it, Enter places."
+        : this.canRearrange && me.pieces.length ? "To rearrange, click (or drag) a good." : "" }));
   }
 
   anchor(good, cur) {
