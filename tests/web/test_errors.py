@@ -290,3 +290,12 @@ def test_openapi_describes_every_route(http: httpx.Client) -> None:
         assert "$ref" in operation["responses"][ok]["content"]["application/json"]["schema"]
         assert "422" in operation["responses"]
     assert "ErrorOut" in schema["components"]["schemas"]
+
+
+def test_a_link_as_a_qr_code(http: httpx.Client) -> None:
+    """The lobby and the game menu show room and resume links as QR codes made here."""
+    r = http.post("/api/qr", json={"text": "http://192.168.1.20:8000/r/abcDEF123"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.startswith("<svg") and "<path" in r.text
+    assert error_of(http.post("/api/qr", json={"text": "javascript:alert(1)"}), 422)
+    assert error_of(http.post("/api/qr", json={"text": "http://x/" + "a" * 600}), 422)
