@@ -177,8 +177,16 @@ def make_database(kind: str, workdir: Path) -> Database:
     raise RuntimeError(f"PostgreSQL not reachable at 127.0.0.1:5432/test: {last_error}")
 
 
+# Settings a benchmark may vary from the command line's environment (the others are
+# fixed below): `KARANOR_SQLITE_SYNCHRONOUS=NORMAL python -m bench.load` measures the
+# opt-in against the FULL default.
+PASSED_THROUGH = ("KARANOR_SQLITE_SYNCHRONOUS",)
+
+
 def karanor_env(db: Database, workdir: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KARANOR_")}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("KARANOR_") or k in PASSED_THROUGH
+    }
     env.update(
         {
             "DATABASE_URL": db.url,
