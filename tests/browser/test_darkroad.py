@@ -142,10 +142,10 @@ def test_a_whole_game_against_a_bot_by_clicking_legal_actions(
         stage = pend.get("kind") or view["turn"]["step"]
         if "start" in shots:
             shots.discard("start")
-            keep(page, "darkroad-start-laptop")
+            keep(page, "darkroad-game-start-laptop")
         elif stage in shots:
             shots.discard(stage)
-            keep(page, f"darkroad-{stage}-laptop")
+            keep(page, f"darkroad-game-{stage.replace('_', '-')}-laptop")
         offered = [b for b in buttons.all() if b.get_attribute("data-type") != "end_turn"]
         # Mostly the action panel's buttons, sometimes the board's own targets.
         panel = [b for b in offered if b.evaluate("n => !n.closest('svg')")]
@@ -164,7 +164,7 @@ def test_a_whole_game_against_a_bot_by_clicking_legal_actions(
     end = page.locator("#endgame")
     expect(end).to_be_visible(timeout=15_000)
     expect(end.get_by_test_id("scores")).to_be_visible()
-    expect(end.get_by_test_id("scores").locator("tbody tr")).to_have_count(2)
+    expect(end.get_by_test_id("scores").locator("tbody")).to_have_count(2)
     expect(end).to_contain_text("Deeds revealed")
     expect(end.get_by_test_id("prestige-chart").locator("svg polyline")).to_have_count(2, timeout=15_000)
     end.scroll_into_view_if_needed()

@@ -41,7 +41,9 @@ export class Board {
       s("filter", { id: "dr-shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
         s("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2.5, "flood-opacity": 0.4 }))));
     this.layer = s("g");
-    this.svg.append(this.layer);
+    this.wheelLayer = s("g", { class: "dr-wheel" }); // kept between views: the wheel turns
+    this.top = s("g");
+    this.svg.append(this.layer, this.wheelLayer, this.top);
     clear(container).append(this.svg);
     this.enablePanZoom();
   }
@@ -80,7 +82,7 @@ export class Board {
     this.drawInn(g, view, active);
     this.drawExcursions(g, view, active);
     this.drawPrestige(g, view);
-    this.drawWagons(g, view, legal, busy, preview);
+    this.drawWagons(clear(this.top), view, legal, busy, preview);
     void b;
   }
 
@@ -154,41 +156,68 @@ export class Board {
     const r = 140;
     const wheel = view.board.wheel || [];
     const prices = this.content.board.wheel_values;
-    // The fixed price ring (5 at the top, then clockwise), and the goods ring that turns.
-    const rot = wheel.findIndex((x) => x.value === prices[0]);
-    const ring = s("g", { class: "dr-wheel-prices" });
-    prices.forEach((v, k) => {
-      const a = (-90 + 60 * k) * (Math.PI / 180);
-      ring.append(s("g", {}, s("circle", { cx: cx + (r + 22) * Math.cos(a), cy: cy + (r + 22) * Math.sin(a), r: 17, class: "dr-price" }),
-        s("text", { x: cx + (r + 22) * Math.cos(a), y: cy + (r + 22) * Math.sin(a) + 6, "text-anchor": "middle", class: "dr-price-text", text: `$${v}` })));
-    });
-    const turning = s("g", { class: "dr-wheel-turn" });
+    if (!this.wheel) this.buildWheel(cx, cy, r, wheel, prices);
+    // The goods ring turns (clockwise: each good one price step down); the prices stay.
+    const rot = Math.max(0, wheel.findIndex((x) => x.value === prices[0]));
+    const target = -60 * rot;
+    const a = this.wheel.angle ?? target;
+    const angle = a + ((((target - a) % 360) + 540) % 360) - 180;
+    this.wheel.angle = angle;
+    this.wheel.turn.style.transform = `rotate(${angle}deg)`;
     wheel.forEach((sec, k) => {
-      const pos = (k - rot + 6) % 6; // the price slot this good sits in
-      const a0 = (-120 + 60 * pos) * (Math.PI / 180);
-      const a1 = (-60 + 60 * pos) * (Math.PI / 180);
-      const am = (a0 + a1) / 2;
-      const path = `M${cx},${cy} L${cx + r * Math.cos(a0)},${cy + r * Math.sin(a0)} A${r},${r} 0 0 1 ${cx + r * Math.cos(a1)},${cy + r * Math.sin(a1)} Z`;
-      const name = this.words.goodTitle(sec.good);
-      const sector = s("g", { class: "dr-sector" },
-        s("title", { text: `${name}: $${sec.value}, ${sec.dice} market ${sec.dice === 1 ? "die" : "dice"}` }),
-        s("path", { d: path, class: `dr-sector-bg${k % 2 ? " odd" : ""}` }));
-      const gx = cx + r * 0.7 * Math.cos(am);
-      const gy = cy + r * 0.7 * Math.sin(am);
-      sector.append(goodToken(sec.good, { x: gx, y: gy, r: 16 }));
-      sector.append(s("text", { x: cx + r * 0.7 * Math.cos(am), y: gy + 32, "text-anchor": "middle", class: "dr-sector-name", text: name }));
+      const part = this.wheel.parts[k];
+      part.content.style.transform = `rotate(${-angle}deg)`;
+      part.inner.style.transform = `rotate(${-angle}deg)`;
+      part.title.textContent = `${this.words.goodTitle(sec.good)}: $${sec.value}, ${sec.dice} market ${sec.dice === 1 ? "die" : "dice"}`;
+      const dice = clear(part.dice);
       for (let d = 0; d < sec.dice; d += 1) {
-        const dx = cx + r * 0.38 * Math.cos(am) + (d - (sec.dice - 1) / 2) * 24 * Math.cos(am + Math.PI / 2);
-        const dy = cy + r * 0.38 * Math.sin(am) + (d - (sec.dice - 1) / 2) * 24 * Math.sin(am + Math.PI / 2);
-        sector.append(s("g", { class: "dr-market-die", transform: `translate(${dx} ${dy})` },
+        dice.append(s("g", { class: "dr-market-die", transform: `translate(${(d - (sec.dice - 1) / 2) * 24} 0)` },
           s("rect", { x: -10, y: -10, width: 20, height: 20, rx: 4 }),
           s("text", { y: 5, "text-anchor": "middle", text: this.words.goods[sec.good]?.name?.[0] ?? "?" })));
       }
-      turning.append(sector);
     });
-    node.append(turning, ring, s("circle", { cx, cy, r: 18, class: "dr-wheel-hub" }));
     const aside = view.board.market_aside || 0;
     node.append(s("text", { x: 56, y: 446, class: "dr-label small", text: `Market wheel: ${wheel.reduce((n, x) => n + x.dice, 0)} dice on it${aside ? `, ${aside} set aside` : ""}` }));
+  }
+
+  /** The wheel's drawing, once: six sectors (a good, its name, its market dice), the prices. */
+  buildWheel(cx, cy, r, wheel, prices) {
+    const turn = s("g", { class: "dr-wheel-turn" });
+    turn.style.transformBox = "view-box";
+    turn.style.transformOrigin = `${cx}px ${cy}px`;
+    const parts = wheel.map((sec, k) => {
+      const a0 = (-120 + 60 * k) * (Math.PI / 180);
+      const a1 = (-60 + 60 * k) * (Math.PI / 180);
+      const am = (a0 + a1) / 2;
+      const path = `M${cx},${cy} L${cx + r * Math.cos(a0)},${cy + r * Math.sin(a0)} A${r},${r} 0 0 1 ${cx + r * Math.cos(a1)},${cy + r * Math.sin(a1)} Z`;
+      const title = s("title");
+      const gx = cx + r * 0.66 * Math.cos(am);
+      const gy = cy + r * 0.66 * Math.sin(am);
+      const content = s("g", { class: "dr-sector-content" });
+      content.style.transformBox = "view-box";
+      content.style.transformOrigin = `${gx}px ${gy}px`;
+      content.append(goodToken(sec.good, { x: gx, y: gy - 6, r: 16 }),
+        s("text", { x: gx, y: gy + 26, "text-anchor": "middle", class: "dr-sector-name", text: this.words.goodTitle(sec.good) }));
+      const px = cx + r * 0.3 * Math.cos(am);
+      const py = cy + r * 0.3 * Math.sin(am);
+      const dice = s("g");
+      const inner = s("g", { class: "dr-sector-content" }, s("g", { transform: `translate(${px} ${py})` }, dice));
+      inner.style.transformBox = "view-box";
+      inner.style.transformOrigin = `${px}px ${py}px`;
+      const sector = s("g", { class: "dr-sector" }, title, s("path", { d: path, class: `dr-sector-bg${k % 2 ? " odd" : ""}` }), content, inner);
+      turn.append(sector);
+      return { content, inner, title, dice };
+    });
+    const ring = s("g", { class: "dr-wheel-prices" });
+    prices.forEach((v, k) => {
+      const a = (-90 + 60 * k) * (Math.PI / 180);
+      const x = cx + (r + 22) * Math.cos(a);
+      const y = cy + (r + 22) * Math.sin(a);
+      ring.append(s("g", {}, s("title", { text: `Price slot: $${v}` }), s("circle", { cx: x, cy: y, r: 17, class: "dr-price" }),
+        s("text", { x, y: y + 6, "text-anchor": "middle", class: "dr-price-text", text: `$${v}` })));
+    });
+    this.wheelLayer.append(turn, ring, s("circle", { cx, cy, r: 18, class: "dr-wheel-hub" }));
+    this.wheel = { turn, parts, angle: null };
   }
 
   drawCommissions(g, view, active, legal, busy) {

@@ -30,8 +30,8 @@ export class CaravanRecord {
     if (!t && !r) { root.hidden = true; return; }
     root.hidden = false;
     const live = Boolean(t);
-    if (t?.final) {
-      root.append(h("h2", { text: "The final travel" }),
+    if (t?.final || (!t && r?.final)) {
+      root.append(h("h2", { text: t ? "The final travel" : "The final travel is over" }),
         h("p", { text: "Winter is over: each merchant may visit any town to deliver. No event, no good fortune." }));
       this.visits(root, words);
       return;

@@ -13,21 +13,22 @@ export function endDetails(root, view, words, code) {
   const th = (text, title) => h("th", { scope: "col", title: title || null, text });
   const table = h("table", { class: "scores dr-scores", "data-testid": "scores" },
     h("caption", { class: "sr-only", text: "Final scoring" }),
-    h("thead", {}, h("tr", {}, th(""), th("Merchant"), th("Coins", "coins with the deeds' coins"), th("Prestige", "prestige with the deeds' prestige"),
-      th("Lower", "the lower of coins and prestige: the base score"), th("VP", "victory points: deeds, unused illuminated dice, the hidden compartment"),
-      th("Illum.", "unused illuminated dice (1 VP each)"), th("Score"),
-      th("Tie-breaks", "the higher of coins and prestige, then loyal gifts, commissions and heroes delivered"))));
-  const body = h("tbody");
+    h("thead", {}, h("tr", {}, th(""), th("Merchant"), th("Coins", "coins, with the deeds' coins"),
+      th("Prestige", "prestige, with the deeds' prestige"), th("Lower", "the lower of coins and prestige: the base score"),
+      th("VP", "victory points: deeds, unused illuminated dice, the hidden compartment"), th("Score", "the lower one + VP"))));
   scores.forEach((sc, i) => {
     const p = view.players[sc.seat];
-    body.append(h("tr", { class: winners.includes(sc.seat) ? "won" : "" },
-      h("td", { text: `${i + 1}.` }),
-      h("td", {}, seatMarkSvg(sc.seat), ` ${p?.name ?? words.who(sc.seat)}`),
-      h("td", { text: sc.coins }), h("td", { text: sc.prestige }), h("td", { text: sc.base }),
-      h("td", { text: sc.vp }), h("td", { text: (p?.special || []).length }), h("td", {}, h("b", { text: sc.total })),
-      h("td", { class: "small", text: `${sc.discarded} · ${sc.gifts} gifts · ${sc.commissions} comm. · ${sc.heroes} heroes` })));
+    const illum = (p?.special || []).length;
+    table.append(h("tbody", { class: winners.includes(sc.seat) ? "won" : "" },
+      h("tr", {},
+        h("td", { text: `${i + 1}.` }),
+        h("td", {}, seatMarkSvg(sc.seat), ` ${p?.name ?? words.who(sc.seat)}`),
+        h("td", { text: sc.coins }), h("td", { text: sc.prestige }), h("td", {}, h("b", { text: sc.base })),
+        h("td", { text: sc.vp }), h("td", { class: "dr-total" }, h("b", { text: sc.total }))),
+      h("tr", { class: "dr-score-note" }, h("td"), h("td", { colspan: 6, class: "small",
+        text: `VP include ${illum} unused illuminated ${illum === 1 ? "die" : "dice"}. Tie-breaks: the higher value ${sc.discarded}, `
+          + `${sc.gifts} loyal gifts, ${sc.commissions} commissions and ${sc.heroes} heroes delivered.` }))));
   });
-  table.append(body);
   root.append(h("div", { class: "dr-table-wrap" }, table));
   if (winners.length > 1) root.append(h("p", { class: "small", text: "Still tied after every tie-break: the victory is shared." }));
   const deeds = res.deeds || {};
