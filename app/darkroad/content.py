@@ -477,8 +477,8 @@ def load_dir(path: Path, name: str | None = None) -> Content:
 @functools.cache
 def load(name: str = "base") -> Content:
     """The named pack under `app/darkroad/content/` (cached)."""
-    if not name.replace("_", "").isalnum():
-        raise ContentError(f"{name}: (pack): not a pack name")
+    if not name.replace("_", "").isalnum() or not (PACKS_DIR / name).is_dir():
+        raise ContentError(f"{name}: (pack): no such content pack")
     return load_dir(PACKS_DIR / name, name)
 
 
