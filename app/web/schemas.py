@@ -32,15 +32,25 @@ def visible_name(value: str) -> str:
     return value
 
 
+def _stripped(value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise ValueError("at least one character that is not a space")
+    return value
+
+
+# Control characters are refused wherever they are (the pattern checks the text as it
+# came, before spaces are stripped: what the OpenAPI schema says is what is enforced).
 Name = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=40, pattern=NO_CONTROLS),
+    StringConstraints(min_length=1, max_length=40, pattern=NO_CONTROLS),
     AfterValidator(visible_name),
     Field(description="1-40 characters, no control character; invisible ones are removed"),
 ]
 ChatText = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=500, pattern=NO_CONTROLS),
+    StringConstraints(min_length=1, max_length=500, pattern=NO_CONTROLS),
+    AfterValidator(_stripped),
 ]
 CommandId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=NO_CONTROLS)]
 Version = Annotated[int, Field(ge=0, le=INT32_MAX)]

@@ -4,8 +4,13 @@ Every HTTP operation is fuzzed from its schema (valid and invalid bodies, paths,
 queries, headers). Each example goes out in one of several guises drawn by Hypothesis:
 as generated, against a real room (a lobby one or a game in play) with the host's
 token, a guest's token, a forged token, another room's token, a malformed
-Authorization header, or none. Whatever happens: no 5xx, and every answer is
-documented (status code, content type, body schema).
+Authorization header, or none. Half the cases are then made hostile: integers replaced
+by the edges of the database's columns and past them (2**31, 2**63, negatives), strings
+by or spiked with NUL, other control characters, bidi overrides, zero-width and astral
+characters (issue 20: `log?after=2**63` was a 500, a NUL in a command id a 503 on
+PostgreSQL; the fuzzer's own values stayed small). Whatever happens: no 5xx, and every
+answer is documented (status code, content type, body schema). On SQLite and PostgreSQL
+(`backend_url`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,12 @@ from app.store import migrate
 pytestmark = pytest.mark.slow
 
 MAX_EXAMPLES = 40
+# Integers at and past the edges of 32- and 64-bit columns.
+EDGE_INTS = [-1, 2**31 - 1, 2**31, 2**53 + 1, 2**63 - 1, 2**63, 2**64, -(2**63) - 1]
+NASTY_TEXT = [
+    "\x00", "a\x00b", "\x1b[31m", "\x07", "\x7f", "\x85", "\r\n", "\u202e", "\u2066",
+    "\u200b", "\ufeff", "\ud7ff", "\U0001f600", "\U0010ffff", "e\u0301", "\uff28",
+]  # fmt: skip
 AUTH = ["generated", "host", "guest", "forged", "other_room", "malformed", "none"]
 
 
@@ -151,10 +162,71 @@ def test_api_answers_are_documented_and_never_5xx(
         assert mode is GenerationMode.NEGATIVE, label
 
 
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The paths to every integer and string in `value`."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))]
+    if isinstance(value, int | str) and not isinstance(value, bool):
+        return [path]
+    return []
+
+
+def _nasty(value: Any, data: Any) -> Any:
+    """A hostile replacement for an integer or a string (drawn)."""
+    if isinstance(value, int):
+        return data.draw(st.sampled_from(EDGE_INTS), label="edge int")
+    how = data.draw(st.sampled_from(["spike", "replace", "unicode"]), label="text")
+    nasty = data.draw(st.sampled_from(NASTY_TEXT), label="nasty")
+    if how == "spike":
+        cut = len(value) // 2
+        return value[:cut] + nasty + value[cut:]
+    if how == "replace":
+        return nasty
+    alphabet = st.characters(codec="utf-8", exclude_categories=["Cs"])
+    return data.draw(st.text(alphabet, min_size=1, max_size=12), label="unicode")
+
+
+def make_hostile(case: Any, data: Any) -> None:
+    """One integer or string of the case's query or body (optional integers the fuzzer
+    left out put in first) replaced by a hostile value; the rest stays as generated."""
+    query = dict(case.query or {})
+    for parameter in case.operation.query:
+        if parameter.definition.get("schema", {}).get("type") == "integer":
+            query.setdefault(parameter.name, 0)
+    body = case.body
+    if isinstance(body, dict) and "command" in body:
+        body.setdefault("expected_version", 0)
+    parts = {"query": query, "body": body}
+    leaves = [(part, p) for part in parts for p in _leaves(parts[part])]
+    case.query = query or case.query
+    if not leaves:
+        return
+    part, path = data.draw(st.sampled_from(leaves), label="hostile leaf")
+    if not path:  # the body is one integer or string (negative cases)
+        case.body = _nasty(body, data)
+        return
+    holder = parts[part]
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = _nasty(holder[path[-1]], data)
+
+
 def check(case: Any, data: Any, world: World) -> None:
-    target = data.draw(st.sampled_from(["generated", "lobby", "playing"]), label="room")
-    auth = data.draw(st.sampled_from(AUTH), label="auth")
+    hostile = data.draw(st.booleans(), label="hostile")
+    if hostile:  # aimed where the values reach the rooms and the database
+        target = data.draw(st.sampled_from(["lobby", "playing"]), label="room")
+        auth = data.draw(st.sampled_from(["host", "guest", "none"]), label="auth")
+        make_hostile(case, data)
+    else:
+        target = data.draw(st.sampled_from(["generated", "lobby", "playing"]), label="room")
+        auth = data.draw(st.sampled_from(AUTH), label="auth")
     params = case.path_parameters if case.path_parameters is not None else {}
+    if hostile:
+        for name, value in list(params.items()):
+            if isinstance(value, int):  # a string in a path may be cut to another route
+                params[name] = _nasty(value, data)
     room: Room | None = None
     if "code" in params and target != "generated":
         room = world.room(target)
