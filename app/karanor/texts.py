@@ -127,11 +127,13 @@ WHEN = {
     "own_turn": "Play on your turn",
     "off_turn": "Play during another player's turn",
 }
+# The effect (`engine.bm_targets`) only ever targets another player: the words say so
+# (a test checks every card's text against what the engine lets it target).
 TARGET = {
-    "any": "target any player",
-    "same_territory": "target a player on your territory",
-    "same_city": "target a player in the same city as you",
-    "leader": "target the player with the most prestige",
+    "any": "target another player",
+    "same_territory": "target another player on your territory",
+    "same_city": "target another player in the same city as you",
+    "leader": "target the other player with the most prestige (your choice if tied)",
 }
 MODS = {
     "move": "Move {:+d} territory",

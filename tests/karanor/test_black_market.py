@@ -199,3 +199,29 @@ def test_reward_card_without_target(s2):
     refuse(s2, 0, {"type": "play_black_market", "card": "bm_smuggler", "target": 1}, "bad_target")
     play(s2, 0, {"type": "play_black_market", "card": "bm_smuggler"})
     assert s2.players[0].resources["diamond"] == 1 and s2.players[0].badges == []
+
+
+def test_every_card_text_says_whom_the_engine_lets_it_target(s4):
+    """Black Market Cards: each card's text names its target, and the engine targets
+    exactly that: another player, never the one who plays it — also when the player who
+    plays a card "against the player with the most prestige" leads themselves (the text
+    says "the other player with the most prestige")."""
+    from app.karanor import texts
+    from app.karanor.engine import bm_targets, content_of
+
+    c = content_of(s4)
+    for card in c.black_market:
+        if card.target == "none":
+            continue
+        words = texts.TARGET[card.target]
+        assert "another" in words or "the other" in words, card.id
+        assert words in texts.black_market(c, card), card.id
+        # Seat 0 leads with 9 prestige; seats 1 and 2 share the others' best, 5.
+        put(s4, 0, position="forest", prestige=9)
+        put(s4, 1, position="forest", prestige=5)
+        put(s4, 2, position="forest", prestige=5)
+        put(s4, 3, position="hub", prestige=1)
+        targets = bm_targets(s4, c, 0, card.target)
+        assert 0 not in targets, card.id
+        if card.target == "leader":
+            assert targets == [1, 2], card.id  # the other players with the most prestige
