@@ -31,11 +31,17 @@ class RandomBot:
         acts = list(actions) if actions is not None else E.legal_actions(s, seat)
         by_type: dict[str, list[A.Command]] = {}
         for a in acts:
-            by_type.setdefault(a.type, []).append(a)
-        kinds = sorted(by_type)
+            same = by_type.get(a.type)
+            if same is None:
+                by_type[a.type] = [a]
+            else:
+                same.append(a)
+        kinds = list(by_type)  # in listing order: deterministic
         if "end_turn" in by_type and len(kinds) > 1 and self.rng.random() < 0.85:
             kinds.remove("end_turn")
-        return self.rng.choice(by_type[self.rng.choice(kinds)])
+        rand = self.rng.random
+        group = by_type[kinds[int(rand() * len(kinds))]]
+        return group[int(rand() * len(group))]
 
 
 def _rounds_left(s: State) -> int:

@@ -264,10 +264,14 @@ def _prestige(s: State, p: Player, delta: int, ev: Events) -> None:
 
 
 def lantern_slots(c: Content, p: Player) -> int:
+    if not p.upgrades:
+        return LANTERN_SLOTS
     return LANTERN_SLOTS - sum(1 for u in p.upgrades if c.upgrade[u].kind == "lantern")
 
 
 def inventory_slots(c: Content, p: Player) -> int:
+    if not p.upgrades:
+        return INVENTORY_SLOTS
     return INVENTORY_SLOTS - sum(1 for u in p.upgrades if c.upgrade[u].kind == "inventory")
 
 
@@ -2494,9 +2498,12 @@ def _settle(s: State, c: Content, ev: Events) -> None:
     if s.asks:
         s.pending[0:0] = s.asks
         s.asks = []
-    s.pending = [x for x in s.pending if not _stale(s, x)]
+    if s.pending:
+        s.pending = [x for x in s.pending if not _stale(s, x)]
     front: list[dict[str, Any]] = []
     for p in s.players:
+        if not p.incoming and p.quartz + p.horseshoes <= 2:
+            continue  # nothing to store, no inventory overflow possible
         if p.incoming and not any(x["kind"] == "store" and x["seat"] == p.seat for x in s.pending):
             front.append({"kind": "store", "seat": p.seat})
         if p.quartz + p.horseshoes > inventory_slots(c, p) and not any(
