@@ -155,8 +155,15 @@ def test_a_whole_game_against_a_bot_by_clicking_legal_actions(
         choice = rng.choice(pool)
         kind = choice.get_attribute("data-type") or "?"
         seen[kind] = seen.get(kind, 0) + 1
-        choice.click()
-        expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]), timeout=15_000)
+        try:
+            choice.click(timeout=15_000)
+            expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]), timeout=15_000)
+        except AssertionError:
+            keep(page, "darkroad-game-stuck-laptop", full_page=True)
+            raise AssertionError(f"clicking {kind} {choice.get_attribute('data-command')} changed nothing; {problems}") from None
+        except Exception:
+            keep(page, "darkroad-game-stuck-laptop", full_page=True)
+            raise
     view = api.view()
     assert view["status"] == "finished", view["turn"]
     for kind in ("place_good", "plan", "move", "end_turn", "visit"):
@@ -344,9 +351,11 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
     pieces = view["players"][0]["pieces"]
     q = pieces[0]
     dest = next((x, y) for y in range(4) for x in range(5) if (x, y) != (q["x"], q["y"]) and fits(shapes, pieces, q["id"], q["good"], x, y, q["o"]))
-    page.locator(f"[data-testid=stored-good][data-piece='{q['id']}']").click()
-    expect(page.locator(".dr-piece.selected")).to_have_count(1)
     qa, qb = cells(shapes, q["good"], q["o"])[0]
+    at = cell(page, q["x"] + qa, q["y"] + qb).bounding_box()  # under the good's first cell
+    assert at
+    page.mouse.click(at["x"] + at["width"] / 2, at["y"] + at["height"] / 2)
+    expect(page.locator(f".dr-piece.selected[data-piece='{q['id']}']")).to_have_count(1)
     cell(page, dest[0] + qa, dest[1] + qb).click()
     expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]))
     view = api.view()

@@ -149,7 +149,11 @@ export class Words {
     const v = this.view;
     const me = v?.players?.[v?.seat];
     switch (cmd.type) {
-      case "draft": return `Take stack ${cmd.stack + 1}`;
+      case "draft": {
+        const st = v?.board?.setup_stacks?.[cmd.stack] || [];
+        const names = st.map((id) => (this.steeds[id] ? `${this.steed(id)} (steed)` : this.heroes[id] ? this.hero(id) : id));
+        return names.length ? `Take ${names.join(" + ")}` : `Take stack ${cmd.stack + 1}`;
+      }
       case "keep_deed": return `Keep ${this.deed(cmd.deed)}`;
       case "reset_dice": return "Reset locked dice to 1-2-3";
       case "plan": {
