@@ -59,7 +59,11 @@ def simulate(
         won = sum(out["wins_by_seat"]) or 1
         out["win_share_by_seat"] = [round(w / won, 3) for w in out["wins_by_seat"]]
         out["fair_share"] = round(1 / players, 3)
-        q = statistics.quantiles(totals, n=10) if len(totals) >= 2 else [totals[0]] * 9
+        q = (
+            statistics.quantiles(totals, n=10, method="inclusive")
+            if len(totals) >= 2
+            else [totals[0]] * 9
+        )
         out["score"] = {
             "min": min(totals),
             "p10": q[0],
