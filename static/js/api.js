@@ -86,3 +86,24 @@ export const rememberToken = (code, token) => {
 export const rememberedToken = (code) => {
   try { return sessionStorage.getItem(tokenKey(code)); } catch { return null; }
 };
+
+// --- the table around the game (docs/api.md) -----------------------------------------
+export const replaceWithBot = (code, index) => api("POST", `${room(code)}/seats/${index}/bot`);
+export const handBack = (code, index) => api("DELETE", `${room(code)}/seats/${index}/bot`);
+export const setTimer = (code, turnSeconds, reserveSeconds) => api("PUT", `${room(code)}/timer`,
+  { body: { turn_seconds: turnSeconds, reserve_seconds: reserveSeconds } });
+export const rematch = (code) => api("POST", `${room(code)}/rematch`);
+export const serverInfo = () => api("GET", "/api/server");
+
+/** A link as a QR code: an SVG made by the server, returned as a data: URL for an <img>
+ *  (the page's CSP allows img-src data:; nothing is parsed into the page). */
+export async function qrDataUrl(text) {
+  const response = await fetch("/api/qr", {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "image/svg+xml" },
+    body: JSON.stringify({ text }),
+  });
+  if (!response.ok) throw new ApiError(response.status, `http_${response.status}`, "No QR code for this link.");
+  const svg = await response.text();
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}

@@ -59,13 +59,43 @@ export class ChatPanel {
       }
     });
     this.wide.addEventListener("change", () => this.sync());
+    this.seated = true;
+    this.hint = h("p", { class: "chat-hint", "data-testid": "chat-hint", role: "status", hidden: true });
+    this.form.after(this.hint);
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = this.input.value.trim();
       if (!text) return;
-      if (this.socket.chat(text)) this.input.value = "";
+      // A visitor without a seat cannot chat: say so, and keep what they typed.
+      if (!this.seated) {
+        this.say("Take a seat to chat: the chat is for the players. Your message is kept here.");
+        return;
+      }
+      if (this.socket.chat(text)) {
+        this.input.value = "";
+        this.say(null);
+      } else this.say("Not connected: your message is kept; send it again when the connection is back.");
     });
     this.sync();
+  }
+
+  /** A line under the chat form (null: none). */
+  say(text) {
+    this.hint.hidden = !text;
+    this.hint.textContent = text || "";
+  }
+
+  /** Whether the viewer holds a seat (visitors and spectators cannot chat). */
+  setSeated(seated) {
+    if (seated === this.seated) return;
+    this.seated = seated;
+    this.input.placeholder = seated ? "Say something" : "Take a seat to chat";
+    if (seated && this.hint.textContent.startsWith("Take a seat")) this.say(null);
+  }
+
+  /** A chat line the server refused (the socket's error): the text comes back to the input. */
+  refused(message) {
+    this.say(message);
   }
 
   /** A game's additions (see above); merged with what an earlier call gave. */

@@ -5,9 +5,10 @@ import { clear, h } from "./util.js";
 /**
  * @param {HTMLElement} root  the end screen card (shell.parts.endgame)
  * @param {object} view
- * @param {object} opts  who(seat) -> "You" | a name; details(root, view) (optional)
+ * @param {object} opts  who(seat) -> "You" | a name; details(root, view) (optional);
+ *   again: the shell's Play again / Back to the start row (optional)
  */
-export function renderEndFrame(root, view, { who, details }) {
+export function renderEndFrame(root, view, { who, details, again }) {
   if (view.status !== "finished" || !view.result) {
     root.hidden = true;
     return;
@@ -19,6 +20,7 @@ export function renderEndFrame(root, view, { who, details }) {
   root.append(h("h2", { class: "winner", text: winners.length > 1
     ? `${names.join(" and ")} share the victory!`
     : winners.length ? `${names[0]} ${names[0] === "You" ? "win" : "wins"}!` : "The game is over." }));
+  if (again) root.append(again);
   details?.(root, view);
 }
 

@@ -3,7 +3,14 @@
 // form is drawn from the game's options schema, with the game module's `lobby` extension.
 import * as API from "./api.js";
 import { OptionsForm } from "./options.js";
+import { TimerForm } from "./table.js";
 import { clear, copyText, h, playerRange, seatBadge, toast } from "./util.js";
+
+/** Whether a host name is this machine only (friends cannot open a link to it). */
+export function isLoopback(host) {
+  const name = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127\./.test(name);
+}
 
 const $id = (id) => document.getElementById(id);
 
@@ -24,6 +31,11 @@ export class Lobby {
     const link = `${location.origin}/r/${app.code}`;
     $id("room-link").value = link;
     $id("copy-link").addEventListener("click", () => copyText(link, "Room link"));
+    this.timer = new TimerForm(app.code, { idPrefix: "lobby-timer" });
+    this.timer.onSaved = (room) => app.onRoom({ room });
+    $id("lobby-timer").append(h("h3", { text: "Turn timer" }), this.timer.node);
+    $id("room-qr-box").addEventListener("toggle", () => this.showQr(link), { once: true });
+    this.warnLoopback();
     $id("copy-resume").addEventListener("click", () => copyText($id("resume-link").value, "Personal link"));
     $id("options-form").addEventListener("change", () => {
       this.optionsTouched = true;
@@ -46,6 +58,36 @@ export class Lobby {
     const title = game?.title ?? app.gameId;
     $id("lobby-game").replaceChildren(h("strong", { text: title }), players ? ` · ${players}` : "");
     $id("lobby-game").hidden = false;
+  }
+
+  /** The room link as a QR code, fetched when its box is first opened. */
+  async showQr(link) {
+    try {
+      $id("room-qr").src = await API.qrDataUrl(link);
+    } catch {
+      $id("room-qr").replaceWith(h("p", { class: "muted small", text: "No QR code: copy the link instead." }));
+    }
+  }
+
+  /** A loopback address in the link: friends cannot open it; show the ones that work. */
+  async warnLoopback() {
+    if (!isLoopback(location.hostname)) return;
+    const box = $id("loopback-warning");
+    box.replaceChildren(h("strong", { text: "Friends cannot open this link: " }),
+      `${location.hostname} is this computer only.`);
+    box.hidden = false;
+    let info = null;
+    try { info = await API.serverInfo(); } catch { /* an older server */ }
+    const urls = (info?.urls || []).map((u) => `${u.replace(/\/$/, "")}/r/${this.app.code}`);
+    if (urls.length) {
+      box.append(" Send one of these instead (same network):",
+        h("ul", { class: "lan-links" }, ...urls.map((u) => h("li", {},
+          h("code", { text: u }), " ",
+          h("button", { type: "button", class: "btn small", onclick: () => copyText(u, "Room link") }, "Copy")))));
+    } else {
+      box.append(" The server listens on this computer only: start it with ",
+        h("code", { text: "karanor serve --host 0.0.0.0" }), " and open the address of this computer on your network.");
+    }
   }
 
   async guard(fn) {
@@ -119,6 +161,7 @@ export class Lobby {
     $id("host-buttons").hidden = !isHost;
     $id("start-game").disabled = seats.length < (this.game?.min_players ?? 2);
     $id("add-bot").disabled = free === 0;
+    this.timer.show(room.timer ?? null, { host: isHost });
 
     const token = API.rememberedToken(this.app.code);
     const resume = $id("resume");

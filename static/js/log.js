@@ -1,11 +1,14 @@
-// The game log in words ("What happened"), newest on top, fed by the events of each view
-// message; the game says what each event means (its module's describe()).
+// The game log in words ("What happened"): one order, oldest at the top and the newest
+// at the bottom, following new entries while the reader is at the bottom; fed by the
+// events of each view message; the game says what each event means (its module's
+// describe()). The list is focusable, so a keyboard scrolls it.
 import { api } from "./api.js";
 import { clear, h } from "./util.js";
 
 /** The log card, built once by the shell and placed by the game's layout. */
 export function logCard() {
-  const list = h("ol", { id: "log", class: "log", reversed: true });
+  const list = h("ol", { id: "log", class: "log", tabindex: 0, "data-testid": "game-log",
+    "aria-label": "What happened, oldest first (scroll with the arrow keys)" });
   const card = h("section", { class: "card log-card", "aria-labelledby": "log-title" },
     h("h2", { id: "log-title", text: "What happened" }), list);
   return { card, list };
@@ -20,6 +23,7 @@ export class GameLog {
     this.describe = describe;
     this.code = code;
     this.logged = -1; // highest version already in the list
+    this.entries = []; // [{version, actor, events}] in version order (the "while you were away" summary)
   }
 
   /** A view message arrived: log its events, fetching from the log what was missed. */
@@ -42,27 +46,40 @@ export class GameLog {
     try {
       const data = await api("GET", `/api/rooms/${encodeURIComponent(this.code)}/log?after=${after}`);
       for (const entry of data.entries || []) {
-        if (entry.version <= upTo) this.add(entry.version, entry.events || []);
+        if (entry.version <= upTo) this.add(entry.version, entry.events || [], entry.seat);
       }
     } catch {
       if (fallback) this.add(upTo, fallback.events || []);
     }
   }
 
-  add(version, events) {
-    const lines = events.map((e) => this.describe(e)).filter(Boolean);
+  add(version, events, seat) {
+    if (this.entries.some((e) => e.version === version)) return;
+    const actor = seat ?? events.find((e) => typeof e.seat === "number")?.seat ?? null;
+    const at = this.entries.findIndex((e) => e.version > version);
+    const entry = { version, actor, events };
+    if (at < 0) this.entries.push(entry); else this.entries.splice(at, 0, entry);
+    if (this.entries.length > MAX_LINES) this.entries.shift();
+
+    const lines = [];
+    for (const e of events) {
+      const text = this.describe(e);
+      if (text && text !== lines[lines.length - 1]?.text) lines.push({ text, type: e.type });
+    }
     if (!lines.length) return;
+    const atEnd = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     const item = h("li", { class: "log-entry", "data-version": version },
-      ...lines.map((text) => h("p", { text })));
-    // Newest on top, whatever order the lines arrive in (backfills are late).
-    const after = [...this.list.children].find((li) => Number(li.dataset.version) < version);
-    if ([...this.list.children].some((li) => Number(li.dataset.version) === version)) return;
-    this.list.insertBefore(item, after || null);
-    while (this.list.children.length > MAX_LINES) this.list.lastElementChild.remove();
+      ...lines.map(({ text, type }) => h("p", { text, "data-type": type })));
+    // Oldest first, whatever order the lines arrive in (backfills are late).
+    const next = [...this.list.children].find((li) => Number(li.dataset.version) > version);
+    this.list.insertBefore(item, next || null);
+    while (this.list.children.length > MAX_LINES) this.list.firstElementChild.remove();
+    if (atEnd || !next) requestAnimationFrame(() => { if (atEnd) this.list.scrollTop = this.list.scrollHeight; });
   }
 
   reset() {
     clear(this.list);
     this.logged = -1;
+    this.entries = [];
   }
 }

@@ -10,6 +10,7 @@ import { Lobby } from "./lobby.js";
 import { GameLog, logCard } from "./log.js";
 import { turnCue } from "./notify.js";
 import { RoomSocket } from "./socket.js";
+import { GameMenu, Table } from "./table.js";
 import { h, toast, uuid } from "./util.js";
 
 const $id = (id) => document.getElementById(id);
@@ -64,7 +65,8 @@ class RoomPage {
         API.loadContent(this.gameId), loadGameModule(this.gameId), API.listGames().catch(() => []),
       ]);
     } catch (e) {
-      this.fatal(e.status === 404 ? "There is no room at this address. Check the link." : e.message);
+      this.fatal(e.status === 404 ? "There is no room at this address. Check the link." : e.message,
+        e.status === 404 ? "no such room" : "offline");
       return;
     }
     this.gameInfo = games.find((g) => g.id === this.gameId) ?? null;
@@ -74,11 +76,14 @@ class RoomPage {
       onStatus: (status) => this.onStatus(status),
       pingMs: Number($id("app").dataset.pingMs) || 0,
     });
+    this.table = new Table(this);
     this.lobby = new Lobby(this, this.gameInfo, this.module.lobby || {});
     this.panel = new ChatPanel($id("trade-panel"), { socket: this.socket });
     if (this.module.panel) this.panel.extend(this.module.panel);
     const log = logCard();
-    this.parts = { endgame: endFrame(), log: log.card };
+    this.notices = h("div", { id: "notices", class: "notices", "aria-live": "assertive" });
+    document.body.append(this.notices);
+    this.parts = { endgame: endFrame(), log: log.card, seats: this.table.card };
     this.log = new GameLog(log.list, (e) => this.describe(e), this.code);
     $id("loading").hidden = true;
     $id("trade-panel").hidden = false;
@@ -90,7 +95,15 @@ class RoomPage {
     });
   }
 
-  fatal(message) {
+  fatal(message, state = "offline") {
+    const conn = $id("conn");
+    conn.dataset.state = "closed";
+    conn.textContent = state;
+    this.socket?.close();
+    conn.textContent = state;
+    clearInterval(this.poll);
+    $id("lobby").hidden = true;
+    $id("game").hidden = true;
     const box = $id("loading");
     box.hidden = false;
     box.replaceChildren(h("div", { class: "card" }, h("h1", { text: "Cannot open this room" }),
@@ -123,10 +136,16 @@ class RoomPage {
     try {
       this.room = await API.getRoom(this.code);
     } catch (e) {
-      if (e.status === 404) this.fatal("This room no longer exists.");
+      if (e.status === 404) this.fatal("This room no longer exists.", "no such room");
       return;
     }
     this.showRoom();
+  }
+
+  /** The room again soon (timer rooms: the deadlines move with every version). */
+  refreshRoomSoon() {
+    clearTimeout(this.roomTimer);
+    this.roomTimer = setTimeout(() => this.refreshRoom(), 250);
   }
 
   async afterJoin(index) {
@@ -153,6 +172,9 @@ class RoomPage {
     const chatHome = inLobby ? $id("lobby") : $id("game");
     if ($id("trade-panel") !== chatHome.lastElementChild) chatHome.append($id("trade-panel"));
     this.panel?.sync();
+    this.panel?.setSeated(this.mySeat !== null);
+    this.table?.topClock();
+    if (!inLobby && !this.menu && this.table) this.menu = new GameMenu(this);
     if (inLobby) this.lobby.render(this.room, this.mySeat);
     else if (this.view) this.render();
     else if (this.socket?.isOpen) this.socket.resync();
@@ -160,6 +182,7 @@ class RoomPage {
 
   onStatus(status) {
     const conn = $id("conn");
+    if (conn.dataset.state === "closed" && conn.textContent === "no such room") return;
     conn.dataset.state = status;
     conn.textContent = status === "open" ? "live" : status === "reconnecting" ? "reconnecting…" : "offline";
     if (status === "open" && !this.firstView) this.refreshRoom();
@@ -193,6 +216,7 @@ class RoomPage {
 
   onRoom(msg) {
     if (msg.room && Array.isArray(msg.room.seats)) {
+      if (msg.room.code && msg.room.code !== this.code) return;
       this.room = msg.room;
       this.showRoom();
     } else this.refreshRoom();
@@ -221,6 +245,9 @@ class RoomPage {
     this.mountGame();
     this.freshEvents = msg.events || [];
     this.log.onView(msg, this.firstView);
+    if (!this.firstView) this.noticeEvents(msg.events || [], view);
+    // The timer's deadlines move with each version; rooms without a timer need nothing.
+    if (this.room?.timer && !this.firstView) this.refreshRoomSoon();
     this.panel.onView(msg, this.firstView);
     this.firstView = false;
     this.showRoom();
@@ -228,7 +255,58 @@ class RoomPage {
       this.shownEnd = true;
       requestAnimationFrame(() => this.parts.endgame.scrollIntoView({ behavior: "smooth", block: "start" }));
     }
-    turnCue(wasMyTurn, this.isMyTurn());
+    const myTurn = this.isMyTurn();
+    turnCue(wasMyTurn, myTurn);
+    if (!wasMyTurn && myTurn) this.awaySummary();
+  }
+
+  // --- what happened to you, and while you were away ------------------------------------
+
+  /** A notice that stays until dismissed (attacks: who did what to you, what you lost). */
+  notice(text, { kind = "alert", testid = "notice", title = null, lines = null } = {}) {
+    const node = h("div", { class: `notice notice-${kind}`, role: kind === "alert" ? "alert" : "status",
+      "data-testid": testid },
+    h("div", { class: "notice-text" },
+      title ? h("strong", { class: "notice-title", text: title }) : null,
+      text ? h("p", { text }) : null,
+      lines ? h("ul", {}, ...lines.map((l) => h("li", { text: l }))) : null),
+    h("button", { type: "button", class: "notice-close", "aria-label": "Dismiss", onclick: () => node.remove() }, "×"));
+    this.notices.append(node);
+    while (this.notices.children.length > 4) this.notices.firstElementChild.remove();
+    return node;
+  }
+
+  /** Events of a new view aimed at this seat, as the game words them (game.notices). */
+  noticeEvents(events, view) {
+    if (!events.length || view.seat === null || view.seat === undefined || !this.game?.notices) return;
+    for (const n of this.game.notices(events, view) || []) {
+      this.notice(n.text, { kind: n.kind || "alert", testid: n.testid || "attack-notice", title: n.title || null });
+    }
+  }
+
+  /** "While you were away": what the others did since this seat last acted, when its turn comes. */
+  awaySummary() {
+    const me = this.mySeat;
+    if (me === null || !this.game) return;
+    const entries = this.log.entries;
+    let start = 0;
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      if (entries[i].actor === me) { start = i + 1; break; }
+    }
+    const lines = [];
+    for (const entry of entries.slice(start)) {
+      if (entry.actor === me) continue;
+      for (const e of entry.events) {
+        const line = this.describe(e);
+        if (line) lines.push(line);
+      }
+    }
+    if (!lines.length) return;
+    const MAX = 8;
+    const shown = lines.length > MAX ? lines.slice(-MAX) : lines;
+    const title = lines.length > MAX ? `While you were away (last ${MAX} of ${lines.length}; the rest is in the log)` : "While you were away";
+    this.summaryNode?.remove();
+    this.summaryNode = this.notice(null, { kind: "info", testid: "away-summary", title, lines: shown });
   }
 
   isMyTurn() {
@@ -296,16 +374,59 @@ class RoomPage {
       parts: this.parts,
       setBanner: (text) => { $id("turn-banner").textContent = text || ""; },
       toast,
+      // Added with the table (docs/client.md): the seat's tags, countdown and host's tools
+      // for a player panel; a lasting notice; the countdown of one seat.
+      seatTools: (seat) => this.table.seatTools(seat),
+      countdown: (seat) => this.table.countdown(seat),
+      notice: (text, opts) => this.notice(text, opts),
     };
+  }
+
+  /** Play again / Join the rematch / Back to the start, under the end screen. */
+  playAgainNode(view) {
+    if (view.status !== "finished") return null;
+    const rematch = this.room?.rematch ?? null;
+    let mine = null;
+    try { mine = localStorage.getItem(`karanor:rematch:${this.code}`); } catch { /* */ }
+    const row = h("div", { class: "row end-actions" });
+    if (this.mySeat !== null) {
+      if (mine) {
+        row.append(h("a", { class: "btn primary", href: `/r/${mine}`, "data-testid": "play-again" }, "Go to the rematch"));
+      } else {
+        const label = rematch ? "Join the rematch" : "Play again";
+        row.append(h("button", { type: "button", class: "btn primary", "data-testid": "play-again",
+          onclick: (e) => this.playAgain(e.currentTarget) }, label));
+        if (rematch) row.append(h("span", { class: "muted small", text: "Another player already opened the next game." }));
+      }
+    } else if (rematch) {
+      row.append(h("a", { class: "btn", href: `/r/${rematch}` }, "Watch the rematch"));
+    }
+    row.append(h("a", { class: "btn", href: "/", "data-testid": "back-home" }, "Back to the start"));
+    return row;
+  }
+
+  async playAgain(button) {
+    button.disabled = true;
+    try {
+      const answer = await API.rematch(this.code);
+      API.rememberToken(answer.code, answer.seat.token);
+      try { localStorage.setItem(`karanor:rematch:${this.code}`, answer.code); } catch { /* */ }
+      location.assign(answer.url || `/r/${answer.code}`);
+    } catch (e) {
+      toast(e.message, "error");
+      button.disabled = false;
+    }
   }
 
   mountGame() {
     if (this.game) return;
     const root = $id("game");
     this.game = this.module.mount(this.shell(), root, this.content);
-    // A game whose layout left out the end screen or the log still gets them.
-    if (!this.parts.endgame.isConnected) root.prepend(this.parts.endgame);
-    if (!this.parts.log.isConnected) root.append(this.parts.log);
+    // A game whose layout left out the end screen, the seats or the log still gets them.
+    const side = root.querySelector(".side-col") || root;
+    if (!this.parts.endgame.isConnected) side.prepend(this.parts.endgame);
+    if (!this.parts.seats.isConnected && !this.game.ownSeats) this.parts.endgame.after(this.parts.seats);
+    if (!this.parts.log.isConnected) side.append(this.parts.log);
   }
 
   render() {
@@ -314,10 +435,12 @@ class RoomPage {
     const focus = document.activeElement?.dataset?.command;
     const events = this.freshEvents ?? null; // a new view's events, given once
     this.freshEvents = null;
+    if (this.parts.seats.isConnected) this.table.renderCard();
     this.game.render(view, events);
     renderEndFrame(this.parts.endgame, view, {
       who: (seat) => this.who(seat),
       details: this.game.endDetails ? (root, v) => this.game.endDetails(root, v) : null,
+      again: this.playAgainNode(view),
     });
     this.panel.render({ view, busy: this.busy, send: (cmd) => this.send(cmd) });
     if (focus) {

@@ -14,7 +14,37 @@ export function turnText(view, words) {
   if (t.phase === "draft") return `Draft, pick ${t.draft_round ?? 1} of 2`;
   const mine = t.seat === view.seat;
   const who = mine ? "Your turn" : `${words.who(t.seat)}'s turn`;
-  return `Round ${t.round} · ${who} · ${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
+  const last = lastRoundText(view, words);
+  return `${last ? `${last} · ` : ""}Round ${t.round} · ${who} · ${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
+}
+
+/** "Last round: Bo reached 10 prestige" once the end is triggered (else null). */
+export function lastRoundText(view, words) {
+  const by = view.turn?.end_triggered_by;
+  if (by === null || by === undefined || view.status !== "playing") return null;
+  const p = view.players?.[by];
+  const verb = by === view.seat ? "reached" : "reached";
+  return `Last round: ${words.who(by)} ${verb} ${p?.prestige ?? view.board?.end_prestige ?? ""} prestige`;
+}
+
+/** Gold a Work pays this seat: 1, plus what its badges and artifacts add (their rules
+ *  text, "Work gives +1 gold", from the content; a `passive.work` field wins if given). */
+export function workGold(view, content) {
+  if (typeof view.private?.work_gold === "number") return view.private.work_gold;
+  const me = view.players?.[view.seat];
+  if (!me) return 1;
+  const cat = content.catalogue;
+  let gold = 1;
+  const cards = [...(me.badges || []).map((b) => cat.badges?.[b]), ...(me.artifacts || []).map((a) => cat.artifacts?.[a])];
+  for (const card of cards) {
+    if (!card) continue;
+    if (typeof card.passive?.work === "number") gold += card.passive.work;
+    else {
+      const m = /Work gives ([+-−]\d+) gold/.exec(card.text || "");
+      if (m) gold += Number(m[1].replace("−", "-"));
+    }
+  }
+  return Math.max(0, gold);
 }
 
 /** The action bar under the map. */
@@ -33,6 +63,8 @@ export function renderActions(root, ctx) {
   } else if (pendingSeat !== null && pendingSeat !== view.seat) {
     status.append(h("strong", { text: `${words.who(pendingSeat)} ` }), "is making a choice…");
   } else if (mine) {
+    const last = lastRoundText(view, words);
+    if (last) status.append(h("strong", { class: "last-round", "data-testid": "last-round", text: `${last}. ` }));
     status.append(h("strong", { text: "Your turn. " }),
       h("span", { class: "actions-left", text: `${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left` }),
       t.move_left ? h("span", { class: "muted", text: ` · ${t.move_left} step${t.move_left > 1 ? "s" : ""} of your move left (free)` }) : "");
@@ -45,15 +77,21 @@ export function renderActions(root, ctx) {
 
   const moves = legalOf(view, "move");
   if (moves.length) {
-    root.append(h("p", { class: "hint" }, icon("gold"), ` Tap a highlighted territory to move (${moves.length} reachable).`));
+    const free = moves.filter((m) => !moveCostsAction(m, view)).length;
+    root.append(h("p", { class: "hint" }, icon("gold"),
+      ` Tap a highlighted territory to move (${moves.length} reachable`,
+      free && free < moves.length ? "; yellow: free steps of this move, blue " : free ? "" : "; ",
+      free < moves.length ? h("span", { class: "plus-action", text: "+1 action" }) : null,
+      free < moves.length ? ": a new Move" : "", ")."));
   }
 
   const bar = h("div", { class: "action-bar" });
+  let marketPanel = null;
   for (const type of BAR_TYPES) {
     const list = legalOf(view, type);
     if (!list.length) continue;
     if (type === "market") {
-      bar.append(marketBox(ctx, list));
+      marketPanel = marketBox(ctx, list);
       continue;
     }
     if (type === "recruit_partner") {
@@ -82,6 +120,13 @@ export function renderActions(root, ctx) {
   const others = (view.legal_actions || []).filter((a) => !ELSEWHERE.has(a.type) && !BAR_TYPES.includes(a.type));
   for (const cmd of others) bar.append(actionButton(ctx, cmd, words.command(cmd, view)));
   if (bar.children.length) root.append(bar);
+  if (marketPanel) root.append(marketPanel);
+}
+
+/** Whether a move command starts a new Move (an action), rather than continuing one. */
+export function moveCostsAction(cmd, view) {
+  const left = view.turn?.move_left ?? 0;
+  return !(left > 0 && (cmd.path || [cmd.to]).length <= left);
 }
 
 function iconFor(cmd, view, words) {
@@ -98,12 +143,92 @@ function iconFor(cmd, view, words) {
   return null;
 }
 
+// The market panel's choice, kept across renders of one version.
+const pick = { version: -1, buy: {}, sell: {} };
+
+const countOf = (pairs, r) => (pairs || {})[r] || 0;
+const samePairs = (a, b) => {
+  const keys = new Set([...Object.keys(a || {}), ...Object.keys(b || {})]);
+  return [...keys].every((k) => countOf(a, k) === countOf(b, k));
+};
+const within = (a, b) => Object.entries(a).every(([k, n]) => countOf(b, k) >= n);
+
+/** Gold paid and earned for a visit (the rulebook's prices, as the engine computes them). */
+export function marketPrices(market, rules, buy, sell) {
+  let pay = 0;
+  let earn = 0;
+  for (const [r, k] of Object.entries(buy)) {
+    for (let i = 0; i < k; i += 1) pay += i === 0 && market[r] === rules.market_max ? 2 : rules.market_buy;
+  }
+  for (const [r, k] of Object.entries(sell)) {
+    for (let i = 0; i < k; i += 1) earn += i === 0 && market[r] === 0 ? 2 : rules.market_sell;
+  }
+  return { pay, earn };
+}
+
+/** The two-player market: each pile with its prices and a stepper to buy or sell, and
+ *  one button for the visit chosen (one of view.legal_actions, never anything else). */
 function marketBox(ctx, list) {
-  const box = h("details", { class: "market" },
-    h("summary", { class: "btn" }, `Market (${list.length} deals)`));
-  const grid = h("div", { class: "market-grid" });
-  for (const cmd of list) grid.append(actionButton(ctx, cmd, ctx.words.command(cmd, ctx.view), { cls: "btn small" }));
-  box.append(grid);
+  const { view, content } = ctx;
+  if (pick.version !== view.version) Object.assign(pick, { version: view.version, buy: {}, sell: {} });
+  const market = view.board?.market || {};
+  const rules = content.rules;
+  const me = view.players?.[view.seat] || {};
+  const box = h("section", { class: "market-panel", "aria-label": "Market", "data-testid": "market-panel" },
+    h("h3", { text: "Market (one action): buy 1–2, sell 1–2, or buy 1 and sell 1" }));
+  const table = h("table", { class: "market-table" },
+    h("thead", {}, h("tr", {}, h("th", { text: "Good" }), h("th", { text: "Pile" }),
+      h("th", { text: "Buy" }), h("th", { text: "Sell" }))));
+  const body = h("tbody");
+  const redraw = () => ctx.rerender?.();
+  const canStep = (side, r, delta) => {
+    const next = { buy: { ...pick.buy }, sell: { ...pick.sell } };
+    next[side][r] = countOf(next[side], r) + delta;
+    if (next[side][r] < 0) return false;
+    if (!next[side][r]) delete next[side][r];
+    if (delta < 0) return true;
+    return list.some((c) => within(next.buy, c.buy || {}) && within(next.sell, c.sell || {}));
+  };
+  const stepper = (side, r) => {
+    const n = countOf(pick[side], r);
+    const step = (delta) => () => {
+      pick[side][r] = countOf(pick[side], r) + delta;
+      if (!pick[side][r]) delete pick[side][r];
+      redraw();
+    };
+    const word = side === "buy" ? "Buy" : "Sell";
+    return h("span", { class: `stepper${n ? " set" : ""}` },
+      h("button", { type: "button", class: "step", "aria-label": `${word} one ${r} less`,
+        "data-testid": `market-${side}-less-${r}`, disabled: !n || ctx.busy ? true : null, onclick: step(-1) }, "−"),
+      h("span", { class: "step-value", "data-testid": `market-${side}-${r}`, text: String(n) }),
+      h("button", { type: "button", class: "step", "aria-label": `${word} one more ${r}`,
+        "data-testid": `market-${side}-more-${r}`, disabled: ctx.busy || !canStep(side, r, 1) ? true : null,
+        onclick: step(1) }, "+"));
+  };
+  for (const [r, pile] of Object.entries(market)) {
+    const buyPrice = pile === rules.market_max ? `2, then ${rules.market_buy}` : String(rules.market_buy);
+    const sellPrice = pile === 0 ? `2, then ${rules.market_sell}` : String(rules.market_sell);
+    body.append(h("tr", {},
+      h("th", { scope: "row" }, h("span", { class: "good" }, icon(r), h("span", { class: "good-name", text: r }))),
+      h("td", { text: `${pile}/${rules.market_max}` }),
+      h("td", {}, h("div", { class: "price" }, amount(buyPrice, "gold"), " each"), stepper("buy", r)),
+      h("td", {}, h("div", { class: "price" }, amount(sellPrice, "gold"), " each",
+        h("span", { class: "muted small", text: ` (you hold ${me.resources?.[r] ?? 0})` })), stepper("sell", r))));
+  }
+  table.append(body);
+  box.append(table);
+  const chosen = list.find((c) => samePairs(c.buy, pick.buy) && samePairs(c.sell, pick.sell));
+  const empty = !Object.keys(pick.buy).length && !Object.keys(pick.sell).length;
+  if (chosen) {
+    const { pay, earn } = marketPrices(market, rules, chosen.buy || {}, chosen.sell || {});
+    const net = earn - pay;
+    box.append(h("div", { class: "row" }, actionButton(ctx, chosen, ctx.words.command(chosen, view), {
+      cls: "btn primary", children: [h("span", {
+        text: `${ctx.words.command(chosen, view)}: ${net >= 0 ? `receive ${net}` : `pay ${-net}`} gold` })] })));
+  } else {
+    box.append(h("p", { class: "muted small", text: empty ? "Choose what to buy or sell with the steppers."
+      : "Not a visit the rules allow (or you lack the gold or goods): change the steppers." }));
+  }
   return box;
 }
 

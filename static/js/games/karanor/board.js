@@ -26,7 +26,8 @@ export class Board {
    * @param {object} content /api/content
    * @param {object} opts onMove(command) when a highlighted territory is chosen
    */
-  constructor(container, content, { onMove }) {
+  constructor(container, content, { onMove, words }) {
+    this.words = words;
     this.container = container;
     this.content = content;
     this.map = content.map;
@@ -120,9 +121,19 @@ export class Board {
   // --- the view ------------------------------------------------------------------
 
   /** Redraw pieces and move targets for `view` (moves: the legal move commands). */
-  update(view, moves, { disabled = false } = {}) {
+  update(view, moves, { disabled = false, last = null } = {}) {
     this.view = view;
     const g = clear(this.dynamic);
+    this.pawns = {};
+
+    // The last action of the table: its territory outlined, with what happened there.
+    if (last && this.territory[last.territory]) {
+      const t = this.territory[last.territory];
+      const mark = s("polygon", { points: t.shape.map((p) => p.join(",")).join(" "), class: "last-action",
+        stroke: seatColour(last.seat), "data-testid": "last-action", "data-territory": t.id });
+      mark.append(s("title", { text: last.text || "The last action" }));
+      g.append(mark);
+    }
     const board = view.board || {};
     const players = view.players || [];
 
@@ -191,6 +202,7 @@ export class Board {
         if (turn) inner.append(s("circle", { r: 22, class: "turn-ring", stroke: seatColour(p.seat) }));
         inner.append(seatMark(p.seat, 0, 0, 14, { stroke: "#111", "stroke-width": 2.5 }));
         g.append(pawn);
+        this.pawns[p.seat] = { node: pawn, x: x + dx, y: y - 2 };
       });
     }
 
@@ -207,14 +219,18 @@ export class Board {
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
     if (!me || !moves.length) return;
     const seaCost = view.private?.sea_cost ?? this.content.rules.sea_cost;
+    const left = view.turn?.move_left ?? 0;
     for (const cmd of moves) {
       const t = this.territory[cmd.to];
       if (!t) continue;
       const gold = seaLegs(this.seaSet, me.position, cmd.path) * seaCost;
-      const label = `Move to ${t.name}${gold ? `, ${gold} gold` : ""}`;
+      // A step of the Move in progress is free; anything further starts a new Move (an action).
+      const action = !(left > 0 && (cmd.path || [cmd.to]).length <= left);
+      const label = `Move to ${t.name}${action ? " (+1 action)" : " (free step)"}${gold ? `, ${gold} gold` : ""}`;
       const target = s("polygon", {
         points: t.shape.map((p) => p.join(",")).join(" "),
-        class: "move-target", role: "button", tabindex: disabled ? -1 : 0,
+        class: `move-target${action && left > 0 ? " costs-action" : ""}`, role: "button", tabindex: disabled ? -1 : 0,
+        "data-action": action ? "1" : "0",
         "aria-label": label, "aria-disabled": disabled ? "true" : null,
         "data-testid": "legal-action", "data-type": "move", "data-to": cmd.to,
       });
@@ -230,7 +246,68 @@ export class Board {
         layer.append(s("g", { class: "move-cost", transform: `translate(${x} ${y - 6})`, "aria-hidden": "true" },
           s("circle", { r: 19 }), s("text", { y: 7, text: String(gold) })));
       }
+      if (action && left > 0) {
+        const [x, y] = t.center;
+        layer.append(s("g", { class: "move-action", transform: `translate(${x} ${y + 14})`, "aria-hidden": "true" },
+          s("rect", { x: -44, y: -14, width: 88, height: 26, rx: 13 }), s("text", { y: 6, text: "+1 action" })));
+      }
     }
+  }
+
+  // --- moves animated along their path -------------------------------------------------
+
+  /** Pawns that moved in these events glide from where they were along their path. */
+  animateMoves(events, before) {
+    if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
+    for (const e of events) {
+      if (e.type !== "move" || !Array.isArray(e.path) || !e.path.length) continue;
+      const pawn = this.pawns?.[e.seat];
+      const from = before.players?.[e.seat]?.position;
+      if (!pawn || !from || !this.territory[from]) continue;
+      const pts = [from, ...e.path].map((id) => this.territory[id]?.center).filter(Boolean)
+        .map(([x, y]) => [x, y - 2]);
+      pts[pts.length - 1] = [pawn.x, pawn.y];
+      this.glide(e.seat, pts);
+    }
+  }
+
+  /** Start a glide for a seat's pawn; it survives redraws (the loop finds the pawn anew). */
+  glide(seat, pts) {
+    this.glides ||= {};
+    this.glides[seat] = { pts, start: performance.now(), total: 420 * (pts.length - 1) };
+    if (!this.gliding) {
+      this.gliding = true;
+      requestAnimationFrame((now) => this.glideFrame(now));
+    }
+  }
+
+  glideFrame(now) {
+    for (const [seat, g] of Object.entries(this.glides)) {
+      const pawn = this.pawns?.[seat];
+      const k = g.total > 0 ? Math.max(0, Math.min(1, (now - g.start) / g.total)) : 1;
+      if (!pawn || k >= 1) {
+        delete this.glides[seat];
+        if (pawn) {
+          pawn.node.setAttribute("transform", `translate(${pawn.x} ${pawn.y})`);
+          pawn.node.classList.remove("moving");
+          delete pawn.node.dataset.testid;
+        }
+        continue;
+      }
+      const pts = g.pts.slice();
+      pts[pts.length - 1] = [pawn.x, pawn.y];
+      const pos = k * (pts.length - 1);
+      const i = Math.min(pts.length - 2, Math.floor(pos));
+      const f = pos - i;
+      const ease = f < 0.5 ? 2 * f * f : 1 - 2 * (1 - f) * (1 - f);
+      const x = pts[i][0] + (pts[i + 1][0] - pts[i][0]) * ease;
+      const y = pts[i][1] + (pts[i + 1][1] - pts[i][1]) * ease;
+      pawn.node.setAttribute("transform", `translate(${x} ${y})`);
+      pawn.node.classList.add("moving");
+      pawn.node.dataset.testid = "pawn-moving";
+    }
+    if (Object.keys(this.glides).length) requestAnimationFrame((n) => this.glideFrame(n));
+    else this.gliding = false;
   }
 
   // --- pan and zoom -------------------------------------------------------------------

@@ -1,9 +1,61 @@
 // Karanor's end screen details (the shell draws the frame and the winner line):
 // final scores and the prestige chart over the rounds.
+import { api } from "../../api.js";
 import { h, s, seatColour, seatMark } from "../../util.js";
 
+// Where prestige came from, by the event that brought it (the view has no breakdown:
+// it is read from the game's log, whose prestige events are public).
+const SOURCES = [
+  ["build", "businesses", "Businesses"], ["quest_done", "quests", "Quests"], ["quest_choice", "quests", "Quests"],
+  ["sequel", "quests", "Quests"], ["villa", "villas", "Villas"], ["deliver", "deliveries", "Deliveries"],
+  ["black_market", "cards", "Black-market cards"], ["artifact", "artifacts", "Artifacts"],
+  ["artifact_used", "artifacts", "Artifacts"], ["interact", "other", "Other"], ["harvest", "other", "Other"],
+  ["work", "other", "Other"], ["partner", "other", "Other"], ["market", "other", "Other"], ["move", "other", "Other"],
+];
+const SOURCE_OF = Object.fromEntries(SOURCES.map(([type, key]) => [type, key]));
+export const COLUMNS = [["businesses", "Businesses"], ["quests", "Quests"], ["villas", "Villas"],
+  ["deliveries", "Deliveries"], ["cards", "Cards"], ["artifacts", "Artifacts"], ["other", "Other"]];
+
+/** {seat: {businesses, quests, ...}} from the log's entries. */
+export function prestigeBreakdown(entries, players) {
+  const out = Object.fromEntries(players.map((p) => [p.seat, Object.fromEntries(COLUMNS.map(([k]) => [k, 0]))]));
+  for (const entry of entries) {
+    let source = "other";
+    for (const e of entry.events || []) {
+      if (SOURCE_OF[e.type]) source = SOURCE_OF[e.type];
+      if (e.type === "prestige" && out[e.seat]) out[e.seat][source] += e.delta;
+    }
+  }
+  // Prestige from before the first logged command (a home, a story) counts as "other".
+  for (const p of players) {
+    const sum = Object.values(out[p.seat]).reduce((a, b) => a + b, 0);
+    out[p.seat].other += p.prestige - sum;
+  }
+  return out;
+}
+
+const logs = new Map(); // room code -> Promise of the whole log (fetched once)
+
+function breakdownTable(view, entries, order) {
+  const data = prestigeBreakdown(entries, view.players);
+  const used = COLUMNS.filter(([k]) => view.players.some((p) => data[p.seat][k] !== 0));
+  const table = h("table", { class: "scores breakdown", "data-testid": "prestige-breakdown" },
+    h("caption", { text: "Where each player's prestige came from" }),
+    h("thead", {}, h("tr", {}, h("th", { text: "Player" }), ...used.map(([, label]) => h("th", { text: label })),
+      h("th", { text: "Total" }))));
+  const body = h("tbody");
+  for (const seat of order) {
+    const p = view.players[seat];
+    body.append(h("tr", { "data-seat": seat }, h("td", { text: p.name }),
+      ...used.map(([k]) => h("td", { text: String(data[seat][k]) })),
+      h("td", {}, h("strong", { text: String(p.prestige) }))));
+  }
+  table.append(body);
+  return table;
+}
+
 /** Below the shell's winner line: the score table and the prestige chart. */
-export function endDetails(root, view, words) {
+export function endDetails(root, view, words, { code } = {}) {
   const winners = view.result?.winners || [];
   const scores = [...(view.result.scores || [])].sort((a, b) => b.prestige - a.prestige || b.gold - a.gold);
   const table = h("table", { class: "scores" },
@@ -16,6 +68,16 @@ export function endDetails(root, view, words) {
     h("td", { text: sc.prestige }), h("td", { text: sc.gold }))));
   table.append(body);
   root.append(table);
+  if (code) {
+    const slot = h("div", { class: "breakdown-slot" }, h("p", { class: "muted small", text: "Reading the log for the prestige breakdown…" }));
+    root.append(slot);
+    if (!logs.has(code)) {
+      logs.set(code, api("GET", `/api/rooms/${encodeURIComponent(code)}/log?after=0`).then((d) => d.entries || []));
+    }
+    logs.get(code).then((entries) => {
+      slot.replaceChildren(breakdownTable(view, entries, scores.map((sc) => sc.seat)));
+    }).catch(() => { logs.delete(code); slot.replaceChildren(); });
+  }
   root.append(h("h3", { text: "Prestige at the end of each round" }));
   root.append(prestigeChart(view));
 }

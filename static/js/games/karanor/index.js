@@ -5,6 +5,7 @@
 import { clear, h } from "../../util.js";
 import { legalOf } from "../../legal.js";
 import { renderActions, renderModal, turnText } from "./actions.js";
+import { attackNotices, lastActionOf } from "./happened.js";
 import { Board, bindZoomButtons } from "./board.js";
 import { endDetails } from "./endgame.js";
 import { lobby } from "./lobby.js";
@@ -37,6 +38,7 @@ export function mount(shell, root, content) {
     players: h("section", { id: "players", class: "players", "aria-label": "Players" }),
     table: h("section", { id: "table", class: "card table-info", "aria-label": "Table" }),
   };
+  const waitingSlot = h("div", { class: "choice-slot" });
   root.append(
     h("section", { class: "board-col" },
       h("div", { class: "board-wrap" },
@@ -46,11 +48,12 @@ export function mount(shell, root, content) {
           h("button", { type: "button", class: "btn icon", id: "zoom-out", "aria-label": "Zoom out" }, "−"),
           h("button", { type: "button", class: "btn icon", id: "zoom-reset", "aria-label": "Show the whole map" }, "⤢")),
         h("p", { id: "board-hint", class: "board-hint", hidden: true })),
+      waitingSlot,
       el.actions),
     h("section", { class: "side-col" },
       shell.parts.endgame, el.hand, el.players, el.table, shell.parts.log));
 
-  const board = new Board(el.board, content, { onMove: (cmd) => shell.send(cmd) });
+  const board = new Board(el.board, content, { onMove: (cmd) => shell.send(cmd), words });
   bindZoomButtons(board);
   new Trades(shell.panel, { code: shell.code, words, send: (cmd) => shell.send(cmd) });
 
@@ -68,7 +71,8 @@ export function mount(shell, root, content) {
   dialog.querySelector(".modal-body").append(peek);
   const waiting = h("button", { type: "button", id: "choice-waiting", class: "btn primary choice-waiting", hidden: true,
     onclick: () => { modalHiddenKey = null; game.render(shell.view, null); } }, "Make your choice");
-  document.body.append(dialog, waiting);
+  document.body.append(dialog);
+  waitingSlot.append(waiting);
 
   function renderChoice(ctx) {
     const choices = (ctx.view.legal_actions || []).filter((a) => MODAL_TYPES.includes(a.type));
@@ -83,15 +87,22 @@ export function mount(shell, root, content) {
     modalKey = key;
   }
 
+  let last = null; // the last action seen, highlighted on the map
   const game = {
-    render(view) {
+    ownSeats: true, // the player panels carry the shell's seat tools (bots, timer, host)
+    render(view, events) {
+      const before = board.view;
       words.setView(view);
       const ctx = {
         view, words, content, busy: shell.busy,
         send: (cmd) => shell.send(cmd), presence: shell.presence,
+        seatTools: shell.seatTools ? (seat) => shell.seatTools(seat) : null,
+        rerender: () => game.render(shell.view, null),
       };
       shell.setBanner(turnText(view, words));
-      board.update(view, legalOf(view, "move"), { disabled: shell.busy });
+      if (events && events.length) last = lastActionOf(events, view, words) || last;
+      board.update(view, legalOf(view, "move"), { disabled: shell.busy, last });
+      if (events && events.length && before) board.animateMoves(events, before);
       renderActions(el.actions, ctx);
       renderHand(el.hand, ctx);
       renderPlayers(el.players, ctx);
@@ -107,7 +118,11 @@ export function mount(shell, root, content) {
       return words.who(seat);
     },
     endDetails(box, view) {
-      endDetails(box, view, words);
+      endDetails(box, view, words, { code: shell.code });
+    },
+    notices(events, view) {
+      words.setView(view);
+      return attackNotices(events, view, words);
     },
     isMyTurn(view) {
       return Boolean(view && view.status === "playing" && view.seat !== null

@@ -2,7 +2,7 @@
 // had (the shell draws the rest from the options schema). The first player is chosen by
 // name among the seats taken; the end of the game offers the rulebook's number or a
 // shorter or longer game.
-import { selectField } from "../../options.js";
+import { checkboxField, selectField } from "../../options.js";
 
 const END_PRESTIGE = [2, 3, 5, 6, 8, 10, 12, 15];
 
@@ -16,6 +16,26 @@ export const lobby = {
     two_player_market: "Market (2 players)",
   },
   fields: {
+    // The market is a two-player rule: with more than two seats it is shown off (and
+    // not used), whatever the option holds; the host's choice comes back at two seats.
+    two_player_market: (ctx = {}) => {
+      const field = checkboxField("two_player_market", "Market (2 players)", { hint: "only with two players" });
+      let value = true;
+      let many = (ctx.room?.seats || []).length > 2;
+      let off = false;
+      const show = () => {
+        field.control.checked = value && !many;
+        field.control.disabled = off || many;
+        field.node.title = many ? "The market is used only when two play." : "";
+      };
+      field.control.addEventListener("change", () => { value = field.control.checked; });
+      field.read = () => value;
+      field.write = (v) => { value = Boolean(v); show(); };
+      field.disable = (o) => { off = o; show(); };
+      field.refresh = (c) => { many = (c.room?.seats || []).length > 2; show(); };
+      show();
+      return field;
+    },
     end_prestige: () => selectField("end_prestige", "Prestige to end",
       [{ value: null, label: "rulebook" }, ...END_PRESTIGE.map((n) => ({ value: n, label: String(n) }))]),
     start_seat: (ctx = {}) => {

@@ -12,7 +12,10 @@ export function renderPlayers(root, ctx) {
   const end = view.board?.end_prestige;
   for (const p of view.players || []) {
     const isMe = p.seat === view.seat;
-    const turn = view.turn?.seat === p.seat && view.status === "playing";
+    const draft = view.turn?.phase === "draft";
+    const turn = view.turn?.seat === p.seat && view.status === "playing" && !draft;
+    const choosing = view.turn?.pending?.seat === p.seat && view.status === "playing";
+    const drafting = draft && view.turn?.drafted && !view.turn.drafted[p.seat];
     const online = presence?.[p.seat];
     const panel = h("article", {
       class: `card player${isMe ? " me" : ""}${turn ? " turn" : ""}`,
@@ -25,9 +28,12 @@ export function renderPlayers(root, ctx) {
       h("h3", { class: "player-name", text: p.name }),
       isMe ? h("span", { class: "tag", text: "you" }) : null,
       turn ? h("span", { class: "tag turn-tag", text: "playing" }) : null,
+      drafting ? h("span", { class: "tag", text: "picking" }) : null,
+      choosing && !turn ? h("span", { class: "tag", text: "choosing" }) : null,
       online === undefined ? null
         : h("span", { class: `presence ${online ? "on" : "off"}`, title: online ? "connected" : "away",
-          "aria-label": online ? "connected" : "away" }));
+          "aria-label": online ? "connected" : "away" }),
+      ctx.seatTools?.(p.seat));
     panel.append(head);
 
     const stats = h("div", { class: "stats" },
@@ -77,6 +83,20 @@ export function renderPlayers(root, ctx) {
       extras.append(h("span", { class: "chip villa-chip" }, icon("villa"), words.villa(v)));
     }
     if (extras.children.length) panel.append(extras);
+
+    // "Quests shown to everyone": the view gives each player's quests; show them.
+    if (!isMe && Array.isArray(p.quests)) {
+      const quests = h("div", { class: "public-quests", "data-testid": "public-quests" },
+        h("strong", { class: "small", text: `Quests (${p.quests.length}): ` }));
+      if (!p.quests.length) quests.append(h("span", { class: "muted small", text: "none" }));
+      for (const id of p.quests) {
+        const card = ctx.content.catalogue.quests?.[id];
+        quests.append(h("span", { class: "chip quest-chip", title: card?.text || "" },
+          card?.name ?? id, card?.prestige ? h("span", { class: "muted", text: ` · ${card.prestige}★` }) : null,
+          card?.place ? h("span", { class: "muted", text: ` · ${words.place(card.place)}` }) : null));
+      }
+      panel.append(quests);
+    }
 
     const cities = (p.businesses || []).map((b) => words.place(b.city) + (b.card ? "" : " (home)"));
     const hc = p.hand_counts || {};

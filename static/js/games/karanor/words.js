@@ -1,4 +1,5 @@
 // Names and sentences: turns ids, events and commands into words for people.
+import { workGold } from "./actions.js";
 import { bundleEmpty, bundleWords } from "./goods.js";
 
 export class Words {
@@ -64,14 +65,14 @@ export class Words {
   event(e) {
     const w = this.who(e.seat);
     switch (e.type) {
-      case "draft_picked": return `${w} picked a business card.`;
+      case "draft_picked": return e.seat === this.me ? null : `${w} picked a business card.`;
       case "draft_pick": return `You kept ${this.card("business", e.card)}.`;
       case "draft_passed": return "The draft hands were passed on.";
       case "draft_done": return "The draft is over: the game begins.";
       case "turn": return `Round ${e.round}: ${w === "You" ? "your" : `${w}'s`} turn (${e.actions} actions).`;
       case "revenue_phase": {
         const res = this.pairs(e.resources);
-        return `${w} collected ${e.gold} gold of revenue${res ? ` and ${res}` : ""}.`;
+        return `${w} ${w === "You" ? "end" : "ends"} the turn and ${w === "You" ? "collect" : "collects"} ${e.gold} gold of revenue${res ? ` and ${res}` : ""}.`;
       }
       case "move": {
         const path = e.path || [];
@@ -109,12 +110,16 @@ export class Words {
         return q ? `${w} chose "${q.immediate?.[e.option] ?? e.option + 1}" on ${q.name}.` : `${w} made a quest choice.`;
       }
       case "quest_choice_lapsed": return `${w} could take none of the quest's options.`;
-      case "quest_discarded": return `${w} discarded a quest.`;
+      case "quest_discarded": return e.seat === this.me ? null : `${w} discarded a quest.`;
       case "quest_discarded_card": return `You discarded ${this.card("quests", e.card)}.`;
-      case "business_blind": return `${w} drew a business card from the deck.`;
+      case "business_blind": return e.seat === this.me ? null : `${w} drew a business card from the deck.`;
       case "business_taken": return `${w} took ${this.card("business", e.card)} from the display.`;
-      case "draw": return `${w} drew ${e.count} ${e.deck === "quests" ? "quest" : "black-market"} card${e.count > 1 ? "s" : ""}.`;
-      case "drew": return `You drew ${(e.cards || []).map((c) => this.anyCard(c)).join(", ")}.`;
+      case "draw": return e.seat === this.me ? null : `${w} drew ${e.count} ${e.deck === "quests" ? "quest" : "black-market"} card${e.count > 1 ? "s" : ""}.`;
+      case "drew": {
+        const cards = (e.cards || []).map((c) => this.anyCard(c));
+        const kind = e.deck === "quests" ? "quest" : e.deck === "black_market" ? "black-market card" : "card";
+        return `You drew ${cards.length === 1 ? `the ${kind} ${cards[0]}` : `${cards.length} ${kind}s: ${cards.join(", ")}`}.`;
+      }
       case "prestige": return `${w} ${e.delta >= 0 ? "gained" : "lost"} ${Math.abs(e.delta)} prestige (now ${e.prestige}).`;
       case "ascension": return `${w} reached ${e.threshold} prestige: a black-market card.`;
       case "end_triggered": return `${w} reached ${e.prestige} prestige: this is the last round!`;
@@ -153,7 +158,7 @@ export class Words {
         const res = this.terr[me?.position]?.resource;
         return res ? `Harvest ${res}` : "Harvest";
       }
-      case "work": return "Work (+1 gold)";
+      case "work": return `Work (+${view ? workGold(view, this.content) : 1} gold)`;
       case "build": return `Build ${this.card("business", cmd.card)}${cmd.bonus ? " + bonus" : ""}`;
       case "interact": {
         const who = view?.board?.inhabitants?.[me?.position];

@@ -1,0 +1,313 @@
+// The table around any game: who is away and who a bot plays for (the host's tools:
+// replace an absent person's seat with a bot, hand it back), the turn timer (the host's
+// settings, a countdown for the seats the game waits for), and the game menu (this
+// seat's resume link with its QR code, the turn cues). Names no particular game.
+import * as API from "./api.js";
+import { cues } from "./notify.js";
+import { clear, copyText, h, seatBadge, toast } from "./util.js";
+
+// --- time in words -------------------------------------------------------------------
+
+/** "1:05", "12:00", "3 h 05 min", "2 days 4 h": a countdown's text. */
+export function clockText(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** "2 minutes", "1 hour", "36 hours", "45 seconds": a duration's setting in words. */
+export function durationText(seconds) {
+  const s = Math.round(seconds);
+  const unit = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  if (s % 3600 === 0) return unit(s / 3600, "hour");
+  if (s % 60 === 0) return unit(s / 60, "minute");
+  return unit(s, "second");
+}
+
+/** "2 minutes a turn + 5 minutes of reserve", or "no turn timer". */
+export function timerText(timer) {
+  if (!timer || !timer.turn_seconds) return "No turn timer.";
+  const reserve = timer.reserve_seconds ? ` + ${durationText(timer.reserve_seconds)} of reserve each` : "";
+  return `${durationText(timer.turn_seconds)} a turn${reserve}. Out of time, a bot plays the seat until its player is back.`;
+}
+
+const TURN_CHOICES = [
+  [0, "Off"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"],
+  [600, "10 minutes"], [3600, "1 hour"], [4 * 3600, "4 hours"], [12 * 3600, "12 hours"],
+  [24 * 3600, "24 hours"], [48 * 3600, "48 hours"], ["hours", "X hours…"],
+];
+const RESERVE_CHOICES = [
+  [0, "None"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"], [600, "10 minutes"],
+  [1800, "30 minutes"], [3600, "1 hour"], [12 * 3600, "12 hours"], [24 * 3600, "1 day"],
+];
+
+/**
+ * The host's timer settings (lobby and game menu): a turn length (off, presets or
+ * "X hours a turn") and a reserve; saved with PUT /timer on change. Guests see the
+ * setting in words.
+ */
+export class TimerForm {
+  constructor(code, { idPrefix }) {
+    this.code = code;
+    this.turn = h("select", { id: `${idPrefix}-turn`, name: "turn_seconds", "data-testid": "timer-turn" },
+      ...TURN_CHOICES.map(([v, label]) => h("option", { value: String(v), text: label })));
+    this.hours = h("input", { id: `${idPrefix}-hours`, type: "number", min: 1, max: 168, step: 1, value: 8,
+      inputmode: "numeric", "data-testid": "timer-hours", "aria-label": "Hours a turn" });
+    this.hoursBox = h("span", { class: "timer-hours", hidden: true }, this.hours, " hours a turn");
+    this.reserve = h("select", { id: `${idPrefix}-reserve`, name: "reserve_seconds", "data-testid": "timer-reserve" },
+      ...RESERVE_CHOICES.map(([v, label]) => h("option", { value: String(v), text: label })));
+    this.words = h("p", { class: "muted small timer-words", "data-testid": "timer-words" });
+    this.controls = h("div", { class: "timer-controls" },
+      h("label", { for: this.turn.id }, "Turn timer ", this.turn), this.hoursBox,
+      h("label", { for: this.reserve.id }, "Reserve ", this.reserve));
+    this.node = h("div", { class: "timer-form", role: "group", "aria-label": "Turn timer" }, this.controls, this.words);
+    const save = () => this.save();
+    this.turn.addEventListener("change", () => {
+      this.hoursBox.hidden = this.turn.value !== "hours";
+      save();
+    });
+    this.hours.addEventListener("change", save);
+    this.reserve.addEventListener("change", save);
+    this.timer = null;
+  }
+
+  seconds() {
+    const turn = this.turn.value === "hours"
+      ? Math.max(1, Math.min(168, Math.round(Number(this.hours.value) || 1))) * 3600 : Number(this.turn.value);
+    return { turn, reserve: turn ? Number(this.reserve.value) : 0 };
+  }
+
+  async save() {
+    const { turn, reserve } = this.seconds();
+    this.reserve.disabled = !turn;
+    try {
+      const room = await API.setTimer(this.code, turn, reserve);
+      this.onSaved?.(room);
+      this.show(room.timer, { host: true });
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  }
+
+  /** Show the room's timer; `host`: the controls, else the words only. */
+  show(timer, { host }) {
+    this.controls.hidden = !host;
+    this.words.textContent = timerText(timer);
+    if (!host || document.activeElement === this.turn || document.activeElement === this.hours) return;
+    const turn = timer?.turn_seconds || 0;
+    if (TURN_CHOICES.some(([v]) => v === turn)) this.turn.value = String(turn);
+    else if (turn % 3600 === 0) {
+      this.turn.value = "hours";
+      this.hours.value = String(turn / 3600);
+    } else {
+      this.turn.append(h("option", { value: String(turn), text: durationText(turn) }));
+      this.turn.value = String(turn);
+    }
+    this.hoursBox.hidden = this.turn.value !== "hours";
+    const reserve = timer?.reserve_seconds || 0;
+    if (!RESERVE_CHOICES.some(([v]) => v === reserve)) {
+      this.reserve.append(h("option", { value: String(reserve), text: durationText(reserve) }));
+    }
+    this.reserve.value = String(reserve);
+    this.reserve.disabled = !turn;
+  }
+}
+
+// --- the seats, the countdown, the host's tools ----------------------------------------
+
+/**
+ * What the shell gives a game for its player panels (`shell.seatTools(seat)`) and its
+ * own seats card: presence, "a bot plays" tags, the countdown, the host's buttons.
+ */
+export class Table {
+  /** @param {object} page the room page (code, room, mySeat, view, refreshRoom(), who(seat)) */
+  constructor(page) {
+    this.page = page;
+    this.card = h("section", { class: "card table-seats", "aria-labelledby": "table-seats-title" },
+      h("h2", { id: "table-seats-title", text: "At the table" }), h("ul", { class: "seats table-list" }));
+    this.ticker = setInterval(() => this.tick(), 1000);
+  }
+
+  get room() { return this.page.room; }
+
+  get isHost() {
+    const me = this.room?.seats?.find((s) => s.index === this.page.mySeat);
+    return Boolean(me && (me.host ?? me.index === 0));
+  }
+
+  /** Epoch seconds when `seat`'s time runs out, or null (no timer, not waited for). */
+  deadline(seat) {
+    const d = (this.room?.timer?.deadlines || []).find((x) => x.seat === seat);
+    return d ? d.at : null;
+  }
+
+  /** A countdown node for a seat the game waits for (kept ticking by tick()). */
+  countdown(seat, { cls = "countdown" } = {}) {
+    const at = this.deadline(seat);
+    if (at === null || this.room?.status !== "playing") return null;
+    const node = h("span", { class: cls, "data-testid": "countdown", "data-deadline": at, "data-seat": seat,
+      role: "timer", "aria-label": "time left" });
+    this.paint(node);
+    return node;
+  }
+
+  paint(node) {
+    const left = Number(node.dataset.deadline) - Date.now() / 1000;
+    node.textContent = `${clockText(left)} left`;
+    node.classList.toggle("low", left < 30);
+    node.classList.toggle("out", left <= 0);
+  }
+
+  tick() {
+    for (const node of document.querySelectorAll("[data-deadline]")) this.paint(node);
+    this.topClock();
+  }
+
+  /** The topbar's clock: the soonest deadline of the seats waited for, with whose it is. */
+  topClock() {
+    const box = document.getElementById("turn-clock");
+    if (!box) return;
+    const list = (this.room?.timer?.deadlines || []).filter(() => this.room?.status === "playing");
+    if (!list.length) {
+      box.hidden = true;
+      return;
+    }
+    const soon = list.reduce((a, b) => (a.at <= b.at ? a : b));
+    const left = soon.at - Date.now() / 1000;
+    box.hidden = false;
+    const who = soon.seat === this.page.mySeat ? "You" : this.page.who(soon.seat);
+    box.textContent = `${who}: ${clockText(left)} left`;
+    box.classList.toggle("low", left < 30);
+    box.title = "Time left for the seat the game waits for";
+  }
+
+  /** The seat's tags and the host's button (null when there is nothing to show). */
+  seatTools(index) {
+    const room = this.room;
+    const seat = room?.seats?.find((s) => s.index === index);
+    if (!seat || !room) return null;
+    const playing = room.status === "playing";
+    const me = index === this.page.mySeat;
+    const box = h("span", { class: "seat-tools", "data-seat": index });
+    if (seat.replaced) {
+      box.append(h("span", { class: "tag bot-tag", "data-testid": "seat-replaced",
+        text: me ? "a bot plays for you" : "a bot plays until they return" }));
+    } else if (seat.bot) {
+      box.append(h("span", { class: "tag", text: "bot" }));
+    } else if (!seat.connected) {
+      box.append(h("span", { class: "tag away-tag", text: "away" }));
+    }
+    const clock = this.countdown(index);
+    if (clock) box.append(clock);
+    if (playing && seat.replaced && (this.isHost || me)) {
+      box.append(h("button", { type: "button", class: "btn small", "data-testid": "hand-back",
+        onclick: (e) => this.act(e.currentTarget, () => API.handBack(this.page.code, index)) },
+      me ? "Take my seat back" : `Hand back to ${seat.name}`));
+    } else if (playing && this.isHost && !me && !seat.bot && !seat.connected) {
+      box.append(h("button", { type: "button", class: "btn small", "data-testid": "replace-with-bot",
+        title: `${seat.name} is away: a bot plays their seat until they come back`,
+        onclick: (e) => this.act(e.currentTarget, () => API.replaceWithBot(this.page.code, index)) },
+      "Let a bot play"));
+    }
+    return box.childNodes.length ? box : null;
+  }
+
+  async act(button, call) {
+    button.disabled = true;
+    try {
+      const room = await call();
+      if (room && Array.isArray(room.seats)) this.page.onRoom({ room });
+      else await this.page.refreshRoom();
+    } catch (e) {
+      toast(e.message, "error");
+      button.disabled = false;
+    }
+  }
+
+  /** The shell's own seats card (for games whose panels do not show seatTools). */
+  renderCard() {
+    const list = clear(this.card.querySelector("ul"));
+    for (const seat of this.room?.seats || []) {
+      list.append(h("li", { class: "seat", "data-seat": seat.index },
+        seatBadge(seat.index, 22), h("span", { class: "seat-name", text: seat.name }),
+        seat.index === this.page.mySeat ? h("span", { class: "tag you", text: "you" }) : null,
+        h("span", { class: `presence ${seat.connected || seat.bot ? "on" : "off"}`,
+          "aria-label": seat.connected || seat.bot ? "connected" : "away" }),
+        this.seatTools(seat.index)));
+    }
+  }
+}
+
+// --- the game menu --------------------------------------------------------------------
+
+/**
+ * The topbar's menu during the game: this seat's resume link and its QR code (to go on
+ * playing on a phone), the turn cues (sound, notifications), the host's timer.
+ */
+export class GameMenu {
+  constructor(page) {
+    this.page = page;
+    this.button = document.getElementById("menu-button");
+    this.dialog = document.getElementById("game-menu");
+    this.timer = new TimerForm(page.code, { idPrefix: "menu-timer" });
+    this.timer.onSaved = (room) => page.onRoom({ room });
+    this.resume = document.getElementById("menu-resume");
+    this.sound = document.getElementById("cue-sound");
+    this.notes = document.getElementById("cue-notify");
+    document.getElementById("menu-timer").append(this.timer.node);
+    this.button.hidden = false;
+    this.button.addEventListener("click", () => this.open());
+    document.getElementById("menu-close").addEventListener("click", () => this.dialog.close());
+    this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.dialog.close(); });
+    this.sound.checked = cues.sound;
+    this.sound.addEventListener("change", () => {
+      cues.setSound(this.sound.checked);
+      if (this.sound.checked) cues.beep(); // a gesture: the audio can start, and you hear it
+    });
+    this.notes.checked = cues.notify;
+    this.notes.addEventListener("change", async () => {
+      this.notes.checked = await cues.setNotify(this.notes.checked);
+    });
+    this.qrFor = null;
+  }
+
+  open() {
+    this.render();
+    if (!this.dialog.open) {
+      try { this.dialog.showModal(); } catch { this.dialog.setAttribute("open", ""); }
+    }
+  }
+
+  render() {
+    const page = this.page;
+    const token = API.rememberedToken(page.code);
+    const box = clear(this.resume);
+    if (page.mySeat === null) {
+      box.append(h("p", { class: "muted", text: "You are watching: no seat of yours to take elsewhere." }));
+    } else if (!token) {
+      box.append(h("p", { class: "muted", text: "Your personal link is on the device where you took your seat (or opened your link)." }));
+    } else {
+      const link = `${location.origin}/r/${page.code}#token=${token}`;
+      const img = h("img", { class: "qr", alt: "QR code of your personal link", width: 180, height: 180,
+        "data-testid": "resume-qr" });
+      box.append(
+        h("p", { class: "muted small", text: "Open it on another device (or scan the code with a phone) to go on playing there. It takes your seat: keep it to yourself." }),
+        h("div", { class: "share-row" },
+          h("input", { class: "link-field", readonly: true, value: link, "aria-label": "Your personal resume link" }),
+          h("button", { type: "button", class: "btn", onclick: () => copyText(link, "Personal link") }, "Copy")),
+        h("p", {}, h("a", { href: link, "data-testid": "resume-link", class: "resume-anchor", text: "Your personal link" })),
+        img);
+      if (this.qrFor !== link) this.qrFor = link;
+      API.qrDataUrl(link).then((url) => { img.src = url; }).catch(() => { img.replaceWith(h("p", { class: "muted small", text: "No QR code: copy the link instead." })); });
+    }
+    const host = this.isHost();
+    document.getElementById("menu-timer").hidden = !host && !page.room?.timer;
+    this.timer.show(page.room?.timer ?? null, { host });
+  }
+
+  isHost() {
+    const me = this.page.room?.seats?.find((s) => s.index === this.page.mySeat);
+    return Boolean(me && (me.host ?? me.index === 0));
+  }
+}

@@ -1,0 +1,263 @@
+"""The table around the game, in Chromium on the real server (issue 16): a dropout
+replaced by a bot and handed back, the turn timer set in the lobby and counted down in
+the game, the game menu's resume link with its QR code, the turn cues; attacks against
+you as a notice, moves animated and the last action highlighted, "while you were away";
+the end screen with the prestige breakdown, Play again and Join the rematch; Karanor's
+page items (actions in reach on a laptop, "+1 action", the market panel, public quests,
+the Work label, visitors' chat, the lobby's fixes).
+
+Screenshots are kept in tests/browser/screenshots/ (not committed) and copied to
+/tmp/karanor-screens.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.helpers.browser import SHARED_SCREENS, watch
+from tests.helpers.server import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+LAPTOP = {"width": 1280, "height": 800}
+FAST = {"KARANOR_BOT_DELAY_SECONDS": "0", "KARANOR_LOG_LEVEL": "warning", "KARANOR_ROOMS_PER_HOUR": "0"}
+MODAL_TYPES = {"draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"}
+
+
+def keep(page: Page, name: str, full_page: bool = False) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    SHARED_SCREENS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    shutil.copy(path, SHARED_SCREENS / path.name)
+
+
+class Api:
+    """HTTP shortcuts for seats the test plays without a page."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def room(self, code: str) -> dict[str, Any]:
+        return httpx.get(f"{self.base}/api/rooms/{code}", timeout=10).json()
+
+    def join(self, code: str, name: str) -> str:
+        r = httpx.post(f"{self.base}/api/rooms/{code}/seats", json={"name": name}, timeout=10)
+        assert r.status_code == 201, r.text
+        return r.json()["seat"]["token"]
+
+    def view(self, code: str, token: str) -> dict[str, Any]:
+        r = httpx.get(
+            f"{self.base}/api/rooms/{code}/view",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        r.raise_for_status()
+        return r.json()
+
+    def send(self, code: str, token: str, cmd: dict[str, Any]) -> dict[str, Any]:
+        r = httpx.post(
+            f"{self.base}/api/rooms/{code}/commands",
+            headers={"Authorization": f"Bearer {token}"},
+            json={"id": str(uuid.uuid4()), "command": cmd},
+            timeout=10,
+        )
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def host_call(self, method: str, path: str, token: str, body: Any = None) -> httpx.Response:
+        return httpx.request(
+            method,
+            f"{self.base}{path}",
+            headers={"Authorization": f"Bearer {token}"},
+            json=body,
+            timeout=10,
+        )
+
+
+def create_room(page: Page, base: str, name: str) -> str:
+    page.goto(base + "/")
+    # The page's script is ready once it has listed the games.
+    expect(page.get_by_test_id("game-choice").first).to_be_visible()
+    page.get_by_test_id("name-input").fill(name)
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url("**/r/**", wait_until="commit")
+    expect(page.get_by_test_id("seat")).to_have_count(1)
+    return page.url.rsplit("/", 1)[1]
+
+
+def join_room(page: Page, base: str, code: str, name: str) -> None:
+    page.goto(f"{base}/r/{code}")
+    expect(page.get_by_test_id("join-room")).to_be_visible()
+    page.locator("#join-name").fill(name)
+    page.get_by_test_id("join-room").click()
+    expect(page.locator(".seat .tag.you")).to_have_count(1)
+
+
+def token_of(page: Page, code: str) -> str:
+    token = page.evaluate(f"sessionStorage.getItem('karanor:token:{code}')")
+    assert token
+    return str(token)
+
+
+def pick(view: dict[str, Any], rng: random.Random, avoid: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A simple player: a pending choice, then something rewarding, else a move, else end."""
+    legal = [a for a in view["legal_actions"] if a["type"] not in ("play_black_market", *avoid)]
+    by: dict[str, list[dict[str, Any]]] = {}
+    for a in legal:
+        by.setdefault(a["type"], []).append(a)
+    for kind in (
+        *sorted(MODAL_TYPES),
+        "complete_quest",
+        "deliver",
+        "buy_villa",
+        "build",
+        "interact",
+        "harvest",
+        "recruit_partner",
+    ):
+        if by.get(kind):
+            return rng.choice(by[kind])
+    if by.get("move") and view["turn"]["actions_left"] > 1:
+        return rng.choice(by["move"])
+    if by.get("work"):
+        return by["work"][0]
+    return by.get("end_turn", legal)[0]
+
+
+def who_acts(view: dict[str, Any]) -> list[int]:
+    return list(view.get("to_act") or [])
+
+
+# --- 1. a dropout, the timer, the game menu ----------------------------------------------
+
+
+def test_dropout_bot_timer_and_menu(
+    server_factory: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    server = server_factory(env=FAST).start()
+    base = server.url
+    api = Api(base)
+    problems: list[str] = []
+    ana_ctx = browser.new_context(viewport=LAPTOP)
+    bo_ctx = browser.new_context(viewport=LAPTOP)
+    ana = watch(ana_ctx.new_page(), problems)
+    bo = watch(bo_ctx.new_page(), problems)
+
+    code = create_room(ana, base, "Ana")
+    # A loopback address: friends cannot open it; the lobby says so.
+    expect(ana.get_by_test_id("loopback-warning")).to_be_visible()
+    expect(ana.get_by_test_id("loopback-warning")).to_contain_text("Friends cannot open this link")
+    join_room(bo, base, code, "Bo")
+    ana_token = token_of(ana, code)
+
+    # --- the timer in the lobby: "X hours a turn" and a reserve ----------------------------
+    with ana.expect_response(lambda r: r.url.endswith("/timer") and r.request.method == "PUT"):
+        ana.get_by_test_id("timer-turn").select_option("hours")
+    ana.get_by_test_id("timer-hours").fill("3")
+    with ana.expect_response(lambda r: r.url.endswith("/timer") and r.request.method == "PUT"):
+        ana.get_by_test_id("timer-hours").dispatch_event("change")
+    with ana.expect_response(lambda r: r.url.endswith("/timer") and r.request.method == "PUT"):
+        ana.get_by_test_id("timer-reserve").select_option("300")
+    timer = api.room(code)["timer"]
+    assert timer["turn_seconds"] == 3 * 3600 and timer["reserve_seconds"] == 300, timer
+    # The guest sees the options and the timer, read-only.
+    expect(bo.locator("select[name=end_prestige]")).to_be_visible()
+    expect(bo.locator("select[name=end_prestige]")).to_be_disabled()
+    bo.reload()
+    expect(bo.get_by_test_id("timer-words").first).to_contain_text("3 hours a turn")
+    expect(bo.get_by_test_id("timer-turn").first).to_be_hidden()
+
+    # The 2-player market is ticked for two seats, not for three.
+    market = ana.locator("input[name=two_player_market]")
+    expect(market).to_be_checked()
+    ana.locator("#add-bot").click()
+    expect(ana.get_by_test_id("seat")).to_have_count(3)
+    expect(market).not_to_be_checked()
+    expect(market).to_be_disabled()
+    ana.get_by_test_id("start-game").click()
+
+    # --- the draft: nobody is tagged "playing" ------------------------------------------
+    for page in (ana, bo):
+        expect(page.locator("#modal[open] [data-testid=legal-action]").first).to_be_visible(
+            timeout=10_000
+        )
+        expect(page.locator(".player .turn-tag")).to_have_count(0)
+    for _ in range(2):
+        for page in (ana, bo):
+            button = page.locator("#modal[open] [data-testid=legal-action]").first
+            expect(button).to_be_visible(timeout=10_000)
+            before = int(page.get_by_test_id("version").inner_text())
+            button.click()
+            expect(page.get_by_test_id("version")).not_to_have_text(str(before))
+    expect(ana.locator(".player .turn-tag")).to_have_count(1, timeout=10_000)
+
+    # --- a countdown for the seat the game waits for -----------------------------------
+    expect(ana.get_by_test_id("turn-clock")).to_be_visible(timeout=10_000)
+    expect(ana.get_by_test_id("turn-clock")).to_contain_text(" h ")
+    expect(ana.locator(".player [data-testid=countdown]")).to_have_count(1)
+
+    # --- the game menu: the resume link and its QR code; the sound cue -------------------
+    ana.get_by_test_id("game-menu").click()
+    link = ana.get_by_test_id("resume-link")
+    expect(link).to_be_visible()
+    assert link.get_attribute("href") == f"{base}/r/{code}#token={ana_token}"
+    qr = ana.get_by_test_id("resume-qr")
+    expect(qr).to_have_attribute("src", re.compile(r"^data:image/svg\+xml"))
+    ana.wait_for_function(
+        "document.querySelector('[data-testid=resume-qr]').naturalWidth > 0", timeout=10_000
+    )
+    # The host's timer, in the game too.
+    expect(ana.locator("#game-menu [data-testid=timer-turn]")).to_have_value("hours")
+    expect(ana.get_by_test_id("cue-sound")).not_to_be_checked()  # off by default
+    ana.get_by_test_id("cue-sound").check()
+    ana.wait_for_function("window.__karanorCues.played >= 1")
+    keep(ana, "table-menu-resume-qr")
+    ana.locator("#menu-close").click()
+
+    # --- Bo drops out: the host lets a bot play his seat ---------------------------------
+    bo.close()
+    bo_panel = ana.locator(".player[data-seat='1']")
+    replace = bo_panel.get_by_test_id("replace-with-bot")
+    expect(replace).to_be_visible(timeout=10_000)
+    expect(ana.get_by_test_id("replace-with-bot")).to_have_count(1)  # only on the absent one
+    replace.click()
+    expect(bo_panel.get_by_test_id("seat-replaced")).to_be_visible()
+    expect(bo_panel.get_by_test_id("hand-back")).to_be_visible()
+    assert api.room(code)["seats"][1]["replaced"] is True
+    since = api.view(code, ana_token)["version"]
+    # The game goes on: Ana plays her turns until the bot has played for Bo.
+    rng = random.Random(3)
+    played_by_bot = False
+    for _ in range(200):
+        view = api.view(code, ana_token)
+        log = httpx.get(f"{base}/api/rooms/{code}/log?after={since}", timeout=10).json()
+        if any(e["seat"] == 1 for e in log["entries"]):
+            played_by_bot = True
+            break
+        if 0 in who_acts(view):
+            api.send(code, ana_token, pick(view, rng))
+        else:  # the bots' move: the page follows
+            expect(ana.get_by_test_id("version")).not_to_have_text(str(view["version"]))
+    assert played_by_bot, "the bot did not play Bo's seat"
+    expect(ana.get_by_test_id("version")).to_have_text(str(api.view(code, ana_token)["version"]))
+    keep(ana, "table-dropout-replaced-by-bot")
+
+    # --- Bo comes back: his seat is his again -----------------------------------------
+    bo = watch(bo_ctx.new_page(), problems)
+    bo.goto(f"{base}/r/{code}")
+    expect(bo.locator(".player.me .player-name")).to_have_text("Bo", timeout=10_000)
+    expect(bo_panel.get_by_test_id("seat-replaced")).to_have_count(0, timeout=10_000)
+    assert api.room(code)["seats"][1]["replaced"] is False
+    assert not problems, "\n".join(problems)
