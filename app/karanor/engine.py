@@ -13,9 +13,10 @@ and a refused one leaves the state untouched.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,17 +194,37 @@ def _pending(s: State, seat: int, kind: str) -> dict[str, Any] | RuleError:
 
 
 class Handler:
+    """`listing` is what `legal_actions` shows for this kind once the turn state allows
+    the kind (phase, seat, pending choice and actions left as `legal_actions` selects
+    kinds): by default the candidates that pass `check`. Hot handlers override it with
+    a direct construction; `tests/karanor/test_listing.py` proves at every state of many
+    games that each override equals the candidates passing `check`."""
+
     cmd: type[A.Command] = A.Command
     gated = True  # the common checks of `_gate` come first (game over, seat, pending, draft)
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Command]:
         yield from ()
 
+    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.Command]:
+        return [x for x in self.candidates(s, c, seat) if self.check(s, c, seat, x) is None]
+
     def check(self, s: State, c: Content, seat: int, cmd: Any) -> Check:
         raise NotImplementedError
 
     def do(self, s: State, c: Content, seat: int, cmd: Any, ev: Events) -> None:
         raise NotImplementedError
+
+
+@functools.lru_cache(maxsize=8192)
+def _mk(cls: type[A.Command], *args: Any) -> Any:
+    """An interned command (commands are frozen values: listings reuse them)."""
+    return cls(*args)
+
+
+def _choice_ok(s: State, c: Content, p: Player, choice: Any) -> bool:
+    """`_choice_error(...) is None` without building the refusal."""
+    return fx.unmet(s, c, p, choice.requires) is None and fx.holds(p, choice.cost)
 
 
 # --- the draft ------------------------------------------------------------------------
@@ -474,7 +495,43 @@ def path_cost(c: Content, p: Player, start: str, path: tuple[str, ...]) -> int |
     return gold
 
 
+_HARVEST = (A.Harvest(),)
+_WORK = (A.Work(),)
+_INTERACT = (A.Interact(),)
+_DELIVER = (A.Deliver(),)
+_END_TURN = (A.EndTurn(),)
 _MOVES: dict[tuple[str, ...], A.Move] = {}  # commands are values: one object per path
+
+
+def _move(path: tuple[str, ...]) -> A.Move:
+    cmd = _MOVES.get(path)
+    if cmd is None:
+        cmd = _MOVES[path] = A.Move(path[-1], path)
+    return cmd
+
+
+def move_listing(c: Content, p: Player, move_left: int, fresh: int) -> tuple[A.Move, ...]:
+    """The Moves `p` may make: the steps left of the Move in progress, then a new Move of
+    `fresh` steps (0: no action left), sorted by destination. Cached like `reach()`; the
+    gold is capped at what the longer of the two could cost."""
+    sea = fx.sea_cost(c, p)
+    key = (p.position, move_left, fresh, sea, min(p.gold, max(move_left, fresh) * sea))
+    cache = _LISTING.get(c)
+    if cache is None:
+        cache = _LISTING[c] = {}
+    found = cache.get(key)
+    if found is None:
+        cont = _reach(c, p.position, move_left, sea, min(p.gold, move_left * sea))
+        new = _reach(c, p.position, fresh, sea, min(p.gold, fresh * sea))
+        found = cache[key] = tuple(
+            _move((cont.get(dest) or new[dest])[1]) for dest in sorted(cont.keys() | new.keys())
+        )
+    return found
+
+
+_LISTING: weakref.WeakKeyDictionary[
+    Content, dict[tuple[str, int, int, int, int], tuple[A.Move, ...]]
+] = weakref.WeakKeyDictionary()
 
 
 class Move(Handler):
@@ -490,11 +547,11 @@ class Move(Handler):
         cont = reach(s, c, p, s.move_left) if s.move_left else {}
         fresh = reach(s, c, p, fx.move_steps(c, p)) if s.actions_left > 0 else {}
         for dest in sorted(cont.keys() | fresh.keys()):
-            path = (cont.get(dest) or fresh[dest])[1]
-            cmd = _MOVES.get(path)
-            if cmd is None:
-                cmd = _MOVES[path] = A.Move(dest, path)
-            yield cmd
+            yield _move((cont.get(dest) or fresh[dest])[1])
+
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        return move_listing(c, p, s.move_left, fx.move_steps(c, p) if s.actions_left > 0 else 0)
 
     def _plan(
         self, s: State, c: Content, p: Player, cmd: A.Move
@@ -572,6 +629,10 @@ class Harvest(Handler):
         if c.territory[s.players[seat].position].resource:
             yield A.Harvest()
 
+    def listing(self, s, c, seat):
+        res = c.territory[s.players[seat].position].resource
+        return _HARVEST if res and s.supply[res] > 0 else ()
+
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
         if err:
@@ -607,6 +668,9 @@ class Work(Handler):
     def candidates(self, s, c, seat):
         yield A.Work()
 
+    def listing(self, s, c, seat):
+        return () if fx.mods(c, s.players[seat])["no_work"] else _WORK
+
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
         if err:
@@ -633,6 +697,32 @@ class Build(Handler):
                 yield A.Build(card, False)
                 if c.business_card[card].bonus:
                     yield A.Build(card, True)
+
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        if (
+            not p.business_hand
+            or p.position not in c.cities
+            or p.has_business_in(p.position)
+            or p.pawns() >= c.rules.pawns_per_player
+        ):
+            return ()
+        off = fx.mods(c, p)["build_discount"]
+        held = p.resources
+        out = []
+        for card_id in p.business_hand:
+            card = c.business_card[card_id]
+            gold = max(0, card.cost.gold - off)
+            need = card.cost.resources
+            if p.gold >= gold and all(held.get(r, 0) >= k for r, k in need.items()):
+                out.append(_mk(A.Build, card_id, False))
+            if card.bonus:
+                extra = card.bonus.cost.resources
+                if p.gold >= gold + card.bonus.cost.gold and all(
+                    held.get(r, 0) >= need.get(r, 0) + extra.get(r, 0) for r in need | extra
+                ):
+                    out.append(_mk(A.Build, card_id, True))
+        return out
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
@@ -706,6 +796,11 @@ class Interact(Handler):
         if s.players[seat].position in s.inhabitants:
             yield A.Interact()
 
+    def listing(self, s, c, seat):
+        if s.players[seat].position in s.inhabitants and fx.can_draw(s, "quests"):
+            return _INTERACT
+        return ()
+
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
         if err:
@@ -732,6 +827,15 @@ class CompleteQuest(Handler):
         for card in s.players[seat].quests:
             for i in range(len(c.quest[card].complete)):
                 yield A.CompleteQuest(card, i)
+
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        return [
+            _mk(A.CompleteQuest, card, i)
+            for card in p.quests
+            for i, choice in enumerate(c.quest[card].complete)
+            if _choice_ok(s, c, p, choice)
+        ]
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
@@ -769,6 +873,15 @@ class Deliver(Handler):
     def candidates(self, s, c, seat):
         if s.delivery and c.delivery[s.delivery].city == s.players[seat].position:
             yield A.Deliver()
+
+    def listing(self, s, c, seat):
+        if not s.delivery:
+            return ()
+        d = c.delivery[s.delivery]
+        p = s.players[seat]
+        if d.city != p.position or any(p.resources.get(r, 0) < k for r, k in d.resources.items()):
+            return ()
+        return _DELIVER
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
@@ -808,6 +921,14 @@ class RecruitPartner(Handler):
         for res in s.partners_free:
             yield A.RecruitPartner(res)
 
+    def listing(self, s, c, seat):
+        if not s.partners_free:
+            return ()
+        p = s.players[seat]
+        if p.gold < max(0, c.rules.partner_cost - fx.mods(c, p)["partner_discount"]):
+            return ()
+        return [_mk(A.RecruitPartner, res) for res in s.partners_free]
+
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
         if err:
@@ -837,6 +958,19 @@ class BuyVilla(Handler):
         v = c.territory[s.players[seat].position].villa
         if v:
             yield A.BuyVilla(v.id)
+
+    def listing(self, s, c, seat):
+        p = s.players[seat]
+        v = c.territory[p.position].villa
+        if (
+            not v
+            or v.id in s.villa_owner
+            or c.villas.get(v.id) != p.position
+            or p.pawns() >= c.rules.pawns_per_player
+            or p.gold < max(0, c.rules.villa_cost - fx.mods(c, p)["villa_discount"])
+        ):
+            return ()
+        return (_mk(A.BuyVilla, v.id),)
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat)
@@ -904,6 +1038,9 @@ class Market(Handler):
     """Two players only: buy 1-2, sell 1-2, or buy 1 and sell 1 (rulebook, Market)."""
 
     cmd = A.Market
+
+    def listing(self, s, c, seat):
+        return () if s.market is None else super().listing(s, c, seat)
 
     def candidates(self, s, c, seat):
         if s.market is None:
@@ -983,6 +1120,9 @@ class EndTurn(Handler):
     def candidates(self, s, c, seat):
         yield A.EndTurn()
 
+    def listing(self, s, c, seat):
+        return _END_TURN
+
     def check(self, s, c, seat, cmd):
         return _turn(s, seat, action=False)
 
@@ -1054,6 +1194,10 @@ class PromotePartner(Handler):
             if not promoted:
                 yield A.PromotePartner(res)
 
+    def listing(self, s, c, seat):
+        partners = s.players[seat].partners
+        return [_mk(A.PromotePartner, r) for r, promoted in partners.items() if not promoted]
+
     def check(self, s, c, seat, cmd):
         err = _free(s, seat)
         if err:
@@ -1088,6 +1232,9 @@ def bm_targets(s: State, c: Content, seat: int, kind: str) -> list[int]:
 
 class PlayBlackMarket(Handler):
     cmd = A.PlayBlackMarket
+
+    def listing(self, s, c, seat):
+        return super().listing(s, c, seat) if s.players[seat].black_market else ()
 
     def candidates(self, s, c, seat):
         p = s.players[seat]
@@ -1173,6 +1320,9 @@ class UseArtifact(Handler):
     black-market card; one that costs an action only on your turn."""
 
     cmd = A.UseArtifact
+
+    def listing(self, s, c, seat):
+        return super().listing(s, c, seat) if s.players[seat].artifacts else ()
 
     def candidates(self, s, c, seat):
         for a in dict.fromkeys(s.players[seat].artifacts):
@@ -1292,30 +1442,33 @@ def _gate(s: State, seat: int, kind: str) -> Check:
     return None
 
 
-def legal_actions(s: State, seat: int) -> list[A.Command]:
-    """Every complete command `seat` may send now (trades excepted: they are free-form)."""
+def listed_kinds(s: State, seat: int) -> tuple[str, ...]:
+    """The command kinds that can be legal for `seat` now, in listing order (a shortcut
+    for listing only: `check` still decides)."""
     if s.phase == GAME_OVER or not 0 <= seat < s.n:
-        return []
-    c = content_of(s)
+        return ()
     if s.pending:
         if s.pending[0]["seat"] != seat:
-            return []
-        kinds: tuple[str, ...] = (ANSWERS[s.pending[0]["kind"]],)
-    elif s.phase == DRAFT:
-        kinds = ("draft_pick",)
-    elif seat != s.turn_seat:
-        kinds = OFF_TURN
-    elif s.actions_left <= 0:
-        kinds = NO_ACTION_LEFT
-    else:
-        kinds = TURN_ORDER
+            return ()
+        return (ANSWERS[s.pending[0]["kind"]],)
+    if s.phase == DRAFT:
+        return ("draft_pick",)
+    if seat != s.turn_seat:
+        return OFF_TURN
+    if s.actions_left <= 0:
+        return NO_ACTION_LEFT
+    return TURN_ORDER
+
+
+def legal_actions(s: State, seat: int) -> list[A.Command]:
+    """Every complete command `seat` may send now (trades excepted: they are free-form)."""
+    kinds = listed_kinds(s, seat)
+    if not kinds:
+        return []
+    c = content_of(s)
     out: list[A.Command] = []
     for kind in kinds:
-        h = HANDLERS[kind]
-        if kind == "move":
-            out.extend(h.candidates(s, c, seat))  # reach() both lists and checks a Move
-        else:
-            out.extend(cmd for cmd in h.candidates(s, c, seat) if h.check(s, c, seat, cmd) is None)
+        out.extend(HANDLERS[kind].listing(s, c, seat))
     return out
 
 
