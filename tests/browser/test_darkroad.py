@@ -28,7 +28,11 @@ pytestmark = pytest.mark.slow
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 LAPTOP = {"width": 1366, "height": 860}
-FAST = {"KARANOR_BOT_DELAY_SECONDS": "0", "KARANOR_LOG_LEVEL": "warning", "KARANOR_ROOMS_PER_HOUR": "0"}
+FAST = {
+    "KARANOR_BOT_DELAY_SECONDS": "0",
+    "KARANOR_LOG_LEVEL": "warning",
+    "KARANOR_ROOMS_PER_HOUR": "0",
+}
 
 
 def keep(page: Page, name: str, full_page: bool = False) -> None:
@@ -61,7 +65,9 @@ class Api:
 
     def send(self, command: dict[str, Any]) -> dict[str, Any]:
         body = {"id": f"t{random.random()}", "command": command}
-        r = httpx.post(f"{self.base}/api/rooms/{self.code}/commands", json=body, headers=self.auth, timeout=10)
+        r = httpx.post(
+            f"{self.base}/api/rooms/{self.code}/commands", json=body, headers=self.auth, timeout=10
+        )
         assert r.status_code == 200, r.text
         return r.json()
 
@@ -77,12 +83,16 @@ def new_room(base: str, name: str = "Ann", options: dict[str, Any] | None = None
 
 def start(api: Api, bots: int = 0) -> None:
     for _ in range(bots):
-        assert httpx.post(f"{api.base}/api/rooms/{api.code}/bots", json={}, headers=api.auth, timeout=10).is_success
+        assert httpx.post(
+            f"{api.base}/api/rooms/{api.code}/bots", json={}, headers=api.auth, timeout=10
+        ).is_success
     r = httpx.post(f"{api.base}/api/rooms/{api.code}/start", json={}, headers=api.auth, timeout=10)
     assert r.status_code == 200, r.text
 
 
-def open_seat(browser: Browser, api: Api, problems: list[str], viewport: dict[str, int] = LAPTOP, **extra: Any) -> Page:
+def open_seat(
+    browser: Browser, api: Api, problems: list[str], viewport: dict[str, int] = LAPTOP, **extra: Any
+) -> Page:
     page = watch(browser.new_context(viewport=viewport, **extra).new_page(), problems)
     page.goto(f"{api.base}/r/{api.code}#token={api.token}")
     expect(page.get_by_test_id("board").locator("svg").first).to_be_visible(timeout=15_000)
@@ -99,7 +109,9 @@ def darkroad_hosted(base: str) -> None:
         pytest.skip("this server does not host Merchants of the Dark Road")
 
 
-def settle_by_api(api: Api, until: Callable[[dict[str, Any]], bool], limit: int = 60) -> dict[str, Any]:
+def settle_by_api(
+    api: Api, until: Callable[[dict[str, Any]], bool], limit: int = 60
+) -> dict[str, Any]:
     """Answer this seat's choices with its first legal command until `until(view)`."""
     for _ in range(limit):
         view = api.view()
@@ -132,7 +144,9 @@ def test_a_whole_game_against_a_bot_by_clicking_legal_actions(
         if view["status"] == "finished":
             break
         if not view["legal_actions"]:
-            expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]), timeout=30_000)
+            expect(page.get_by_test_id("version")).not_to_have_text(
+                str(view["version"]), timeout=30_000
+            )
             continue
         same_version(page, view)
         # Whenever the seat may act, the page offers at least one legal action.
@@ -157,13 +171,23 @@ def test_a_whole_game_against_a_bot_by_clicking_legal_actions(
         seen[kind] = seen.get(kind, 0) + 1
         try:
             choice.click(timeout=15_000)
-            expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]), timeout=15_000)
+            expect(page.get_by_test_id("version")).not_to_have_text(
+                str(view["version"]), timeout=15_000
+            )
         except AssertionError:
             keep(page, "darkroad-game-stuck-laptop", full_page=True)
-            raise AssertionError(f"clicking {kind} {choice.get_attribute('data-command')} changed nothing; {problems}") from None
+            raise AssertionError(
+                f"clicking {kind} {choice.get_attribute('data-command')} changed nothing; {problems}"
+            ) from None
         except Exception:
             keep(page, "darkroad-game-stuck-laptop", full_page=True)
             raise
+        if seen.get("end_turn") == 3 and "hidden" not in seen:
+            # Hidden things stay hidden: the bot's coins are behind its screen.
+            seen["hidden"] = 1
+            bot = page.locator(".dr-player[data-seat='1']")
+            expect(bot).to_contain_text("Coins hidden")
+            assert "coins" not in (api.view()["players"][1])
     view = api.view()
     assert view["status"] == "finished", view["turn"]
     for kind in ("place_good", "plan", "move", "end_turn", "visit"):
@@ -173,7 +197,9 @@ def test_a_whole_game_against_a_bot_by_clicking_legal_actions(
     expect(end.get_by_test_id("scores")).to_be_visible()
     expect(end.get_by_test_id("scores").locator("tbody")).to_have_count(2)
     expect(end).to_contain_text("Deeds revealed")
-    expect(end.get_by_test_id("prestige-chart").locator("svg polyline")).to_have_count(2, timeout=15_000)
+    expect(end.get_by_test_id("prestige-chart").locator("svg polyline")).to_have_count(
+        2, timeout=15_000
+    )
     end.scroll_into_view_if_needed()
     keep(page, "darkroad-end-laptop")
     keep(page, "darkroad-end-laptop-full", full_page=True)
@@ -197,7 +223,9 @@ def test_a_caravan_two_browsers_the_second_joins_and_takes_a_travel_die(
     bo_page.locator("#join-name").fill("Bo")
     bo_page.get_by_test_id("join-room").click()
     expect(bo_page.locator(".seat .tag.you")).to_have_count(1)
-    r = httpx.post(f"{server.url}/api/rooms/{ann.code}/start", json={}, headers=ann.auth, timeout=10)
+    r = httpx.post(
+        f"{server.url}/api/rooms/{ann.code}/start", json={}, headers=ann.auth, timeout=10
+    )
     assert r.status_code == 200, r.text
     expect(bo_page.get_by_test_id("board").locator("svg").first).to_be_visible(timeout=15_000)
     ann_page = open_seat(browser, ann, problems)
@@ -213,17 +241,30 @@ def test_a_caravan_two_browsers_the_second_joins_and_takes_a_travel_die(
             expect(bo_page.get_by_test_id("version")).not_to_have_text(str(view["version"]))
         view = ann.view()
     # Ann bumps slot 3 (its die shows 3): from the start space, 3 spaces face Yurg's Excursions.
-    view = settle_by_api(ann, lambda v: v["turn"]["step"] == "plan" and v["turn"]["seat"] == 0 and not v["turn"]["pending"])
+    view = settle_by_api(
+        ann,
+        lambda v: (
+            v["turn"]["step"] == "plan" and v["turn"]["seat"] == 0 and not v["turn"]["pending"]
+        ),
+    )
     die = view["players"][0]["reserve"][0]
     ann.send({"type": "plan", "slot": 3, "die": die, "option": "coins"})
     view = settle_by_api(ann, lambda v: v["turn"]["step"] == "move" and not v["turn"]["pending"])
     same_version(ann_page, view)
     # The board previews the move: a target on the space facing the Dark Market and Yurg's.
-    target = ann_page.locator("[data-testid=board] [data-testid=legal-action][data-type=move]").first
+    target = ann_page.locator(
+        "[data-testid=board] [data-testid=legal-action][data-type=move]"
+    ).first
     expect(target).to_have_attribute("aria-label", re.compile("Yurg's Excursions"))
-    night = next(a for a in view["legal_actions"] if a["type"] == "move" and a["die"] == "night" and a["horseshoe"] == 0)
+    night = next(
+        a
+        for a in view["legal_actions"]
+        if a["type"] == "move" and a["die"] == "night" and a["horseshoe"] == 0
+    )
     ann.send(night)
-    view = settle_by_api(ann, lambda v: v["turn"]["step"] == "activate" and not v["turn"]["pending"])
+    view = settle_by_api(
+        ann, lambda v: v["turn"]["step"] == "activate" and not v["turn"]["pending"]
+    )
     assert "excursions" in view["turn"]["activations"]
     same_version(ann_page, view)
     # Ann leads the caravan by clicking a town in the caravan builder.
@@ -283,16 +324,34 @@ ROTATABLE = {"weapon", "staff", "book", "instrument"}
 
 
 def cells(shapes: dict[str, Any], good: str, o: int) -> list[tuple[int, int]]:
-    return [tuple(c) for c in shapes[good][o]]  # type: ignore[misc]
+    return [(int(c[0]), int(c[1])) for c in shapes[good][o]]
 
 
-def fits(shapes: dict[str, Any], pieces: list[dict[str, Any]], moving: int, good: str, x: int, y: int, o: int) -> bool:
-    taken = {(q["x"] + a, q["y"] + b) for q in pieces if q["id"] != moving and q["area"] == "main" for a, b in cells(shapes, q["good"], q["o"])}
-    return all(0 <= x + a < 5 and 0 <= y + b < 4 and (x + a, y + b) not in taken for a, b in cells(shapes, good, o))
+def fits(
+    shapes: dict[str, Any],
+    pieces: list[dict[str, Any]],
+    moving: int,
+    good: str,
+    x: int,
+    y: int,
+    o: int,
+) -> bool:
+    taken = {
+        (q["x"] + a, q["y"] + b)
+        for q in pieces
+        if q["id"] != moving and q["area"] == "main"
+        for a, b in cells(shapes, q["good"], q["o"])
+    }
+    return all(
+        0 <= x + a < 5 and 0 <= y + b < 4 and (x + a, y + b) not in taken
+        for a, b in cells(shapes, good, o)
+    )
 
 
 def cell(page: Page, x: int, y: int, area: str = "main") -> Any:
-    return page.locator(f"[data-testid=storage-cell][data-area='{area}'][data-x='{x}'][data-y='{y}']")
+    return page.locator(
+        f"[data-testid=storage-cell][data-area='{area}'][data-x='{x}'][data-y='{y}']"
+    )
 
 
 @pytest.mark.timeout(300)
@@ -313,7 +372,14 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
     grid.scroll_into_view_if_needed()
     # 1. The mouse places the new good: the cell clicked holds the shape's first cell.
     good = view["players"][0]["incoming"][0]["good"]
-    spot = next(a for a in view["legal_actions"] if a["type"] == "place_good" and a["area"] == "main" and a["o"] == 0 and (a["x"], a["y"]) == (1, 1))
+    spot = next(
+        a
+        for a in view["legal_actions"]
+        if a["type"] == "place_good"
+        and a["area"] == "main"
+        and a["o"] == 0
+        and (a["x"], a["y"]) == (1, 1)
+    )
     a0, b0 = cells(shapes, good, 0)[0]
     cell(page, spot["x"] + a0, spot["y"] + b0).hover()
     expect(page.locator(".dr-ghost.ok")).to_have_count(1)
@@ -323,26 +389,48 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
     assert (piece["area"], piece["x"], piece["y"], piece["o"]) == ("main", 1, 1, 0)
     keep(page, "darkroad-storage-placed-laptop")
     # 2. A rotatable good (crafted on locked slot 1), rotated with the button, placed by mouse.
-    crafting = {int(k): v for k, v in httpx.get(f"{server.url}/api/games/darkroad/content", timeout=10).json()["board"]["crafting"].items()}
+    crafting = {
+        int(k): v
+        for k, v in httpx.get(f"{server.url}/api/games/darkroad/content", timeout=10)
+        .json()["board"]["crafting"]
+        .items()
+    }
     for _ in range(4):
-        view = settle_by_api(api, lambda v: v["turn"]["step"] == "plan" and not v["turn"]["pending"])
+        view = settle_by_api(
+            api, lambda v: v["turn"]["step"] == "plan" and not v["turn"]["pending"]
+        )
         dice = view["players"][0]["reserve"]
         good_die = next((d for d in dice if crafting[d] in ROTATABLE), None)
-        api.send({"type": "plan", "slot": 1, "die": good_die if good_die is not None else dice[0], "option": None})
+        api.send(
+            {
+                "type": "plan",
+                "slot": 1,
+                "die": good_die if good_die is not None else dice[0],
+                "option": None,
+            }
+        )
         if good_die is not None:
             break
         settle_by_api(api, lambda v: v["turn"]["step"] == "move" and not v["turn"]["pending"])
-        settle_by_api(api, lambda v: v["turn"]["step"] == "plan" and not v["turn"]["pending"], limit=12)
+        settle_by_api(
+            api, lambda v: v["turn"]["step"] == "plan" and not v["turn"]["pending"], limit=12
+        )
     view = api.view()
     new = view["players"][0]["incoming"][0]["good"]
     assert new in ROTATABLE, "a rotatable good to place"
     same_version(page, view)
     page.get_by_test_id("rotate-good").click()
-    target = next(a for a in view["legal_actions"] if a["type"] == "place_good" and a["o"] == 1 and a["area"] == "main")
+    target = next(
+        a
+        for a in view["legal_actions"]
+        if a["type"] == "place_good" and a["o"] == 1 and a["area"] == "main"
+    )
     c0 = cells(shapes, new, 1)[0]
     cell(page, target["x"] + c0[0], target["y"] + c0[1]).click()
     same_version(page, view := api.view())
-    rotated = next(q for q in view["players"][0]["pieces"] if q["good"] == new and q["id"] != piece["id"])
+    rotated = next(
+        q for q in view["players"][0]["pieces"] if q["good"] == new and q["id"] != piece["id"]
+    )
     assert (rotated["x"], rotated["y"], rotated["o"]) == (target["x"], target["y"], 1)
     keep(page, "darkroad-storage-rotated-laptop")
     # 3. Rearranging with the mouse: click a stored good, then a free cell (our move step).
@@ -350,7 +438,12 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
     same_version(page, view)
     pieces = view["players"][0]["pieces"]
     q = pieces[0]
-    dest = next((x, y) for y in range(4) for x in range(5) if (x, y) != (q["x"], q["y"]) and fits(shapes, pieces, q["id"], q["good"], x, y, q["o"]))
+    dest = next(
+        (x, y)
+        for y in range(4)
+        for x in range(5)
+        if (x, y) != (q["x"], q["y"]) and fits(shapes, pieces, q["id"], q["good"], x, y, q["o"])
+    )
     qa, qb = cells(shapes, q["good"], q["o"])[0]
     at = cell(page, q["x"] + qa, q["y"] + qb).bounding_box()  # under the good's first cell
     assert at
@@ -367,15 +460,22 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
     q = pieces[0]
     turn = q["good"] in ROTATABLE
     o = (q["o"] + 1) % len(shapes[q["good"]]) if turn else q["o"]
-    cursor = (q["x"] + cells(shapes, q["good"], q["o"])[0][0], q["y"] + cells(shapes, q["good"], q["o"])[0][1])
+    cursor = (
+        q["x"] + cells(shapes, q["good"], q["o"])[0][0],
+        q["y"] + cells(shapes, q["good"], q["o"])[0][1],
+    )
     keys: list[str] | None = None
     first = cells(shapes, q["good"], o)[0]
     for cx in range(5):
         for cy in range(4):
             x, y = cx - first[0], cy - first[1]
-            if (x, y, o) != (q["x"], q["y"], q["o"]) and fits(shapes, pieces, q["id"], q["good"], x, y, o):
+            if (x, y, o) != (q["x"], q["y"], q["o"]) and fits(
+                shapes, pieces, q["id"], q["good"], x, y, o
+            ):
                 dx, dy = cx - cursor[0], cy - cursor[1]
-                keys = (["ArrowRight"] * dx if dx > 0 else ["ArrowLeft"] * -dx) + (["ArrowDown"] * dy if dy > 0 else ["ArrowUp"] * -dy)
+                keys = (["ArrowRight"] * dx if dx > 0 else ["ArrowLeft"] * -dx) + (
+                    ["ArrowDown"] * dy if dy > 0 else ["ArrowUp"] * -dy
+                )
                 target_xy = (x, y)
                 break
         if keys is not None:
@@ -399,10 +499,18 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
     pieces = view["players"][0]["pieces"]
     q = pieces[-1]
     qa, qb = cells(shapes, q["good"], q["o"])[0]
-    dest = next(((x, y) for y in range(4) for x in range(5) if (x, y) != (q["x"], q["y"]) and fits(shapes, pieces, q["id"], q["good"], x, y, q["o"])), None)
-    if dest is not None:
+    drop = next(
+        (
+            (x, y)
+            for y in range(4)
+            for x in range(5)
+            if (x, y) != (q["x"], q["y"]) and fits(shapes, pieces, q["id"], q["good"], x, y, q["o"])
+        ),
+        None,
+    )
+    if drop is not None:
         box = cell(page, q["x"] + qa, q["y"] + qb).bounding_box()
-        end = cell(page, dest[0] + qa, dest[1] + qb).bounding_box()
+        end = cell(page, drop[0] + qa, drop[1] + qb).bounding_box()
         assert box and end
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
@@ -410,7 +518,7 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
         page.mouse.up()
         expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]))
         moved = next(p for p in api.view()["players"][0]["pieces"] if p["id"] == q["id"])
-        assert (moved["x"], moved["y"]) == dest
+        assert (moved["x"], moved["y"]) == drop
     keep(page, "darkroad-storage-keyboard-laptop")
     assert not problems, "\n".join(problems)
 
@@ -425,7 +533,12 @@ def test_phone_home_lobby_and_start_without_sideways_scrolling(
     server = server_factory(env=FAST).start()
     darkroad_hosted(server.url)
     problems: list[str] = []
-    page = watch(browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True).new_page(), problems)
+    page = watch(
+        browser.new_context(
+            viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True
+        ).new_page(),
+        problems,
+    )
     page.goto(server.url + "/")
     page.locator("[data-testid=game-choice][value=darkroad]").check()
     page.get_by_test_id("name-input").fill("Ann")
@@ -452,8 +565,12 @@ def test_phone_home_lobby_and_start_without_sideways_scrolling(
     assert grid and grid["x"] >= 0 and grid["x"] + grid["width"] <= PHONE["width"]
     keep(page, "darkroad-wagon-phone")
     no_sideways_scroll(page, PHONE["width"])
-    page.get_by_test_id("wagon").locator("[data-testid=legal-action][data-type=place_good]").first.tap()
-    expect(page.get_by_test_id("wagon").get_by_test_id("stored-good")).to_have_count(1, timeout=15_000)
+    page.get_by_test_id("wagon").locator(
+        "[data-testid=legal-action][data-type=place_good]"
+    ).first.tap()
+    expect(page.get_by_test_id("wagon").get_by_test_id("stored-good")).to_have_count(
+        1, timeout=15_000
+    )
     page.get_by_test_id("wagon-toggle").tap()
     expect(page.get_by_test_id("wagon")).to_be_hidden()
     # The board pans and zooms (buttons here; pinch and drag move the same viewBox).

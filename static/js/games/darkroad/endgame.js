@@ -13,7 +13,7 @@ export function endDetails(root, view, words, code) {
   const th = (text, title) => h("th", { scope: "col", title: title || null, text });
   const table = h("table", { class: "scores dr-scores", "data-testid": "scores" },
     h("caption", { class: "sr-only", text: "Final scoring" }),
-    h("thead", {}, h("tr", {}, th(""), th("Merchant"), th("Coins", "coins, with the deeds' coins"),
+    h("thead", {}, h("tr", {}, th("Merchant"), th("Coins", "coins, with the deeds' coins"),
       th("Prestige", "prestige, with the deeds' prestige"), th("Lower", "the lower of coins and prestige: the base score"),
       th("VP", "victory points: deeds, unused illuminated dice, the hidden compartment"), th("Score", "the lower one + VP"))));
   scores.forEach((sc, i) => {
@@ -21,13 +21,12 @@ export function endDetails(root, view, words, code) {
     const illum = (p?.special || []).length;
     table.append(h("tbody", { class: winners.includes(sc.seat) ? "won" : "" },
       h("tr", {},
-        h("td", { text: `${i + 1}.` }),
-        h("td", {}, seatMarkSvg(sc.seat), ` ${p?.name ?? words.who(sc.seat)}`),
+        h("td", { class: "dr-who" }, seatMarkSvg(sc.seat), ` ${p?.name ?? words.who(sc.seat)}`),
         h("td", { text: sc.coins }), h("td", { text: sc.prestige }), h("td", {}, h("b", { text: sc.base })),
         h("td", { text: sc.vp }), h("td", { class: "dr-total" }, h("b", { text: sc.total }))),
-      h("tr", { class: "dr-score-note" }, h("td"), h("td", { colspan: 6, class: "small",
-        text: `VP include ${illum} unused illuminated ${illum === 1 ? "die" : "dice"}. Tie-breaks: the higher value ${sc.discarded}, `
-          + `${sc.gifts} loyal gifts, ${sc.commissions} commissions and ${sc.heroes} heroes delivered.` }))));
+      h("tr", { class: "dr-score-note" }, h("td", { colspan: 6, class: "small",
+        text: `VP: ${illum} from unused illuminated ${illum === 1 ? "die" : "dice"}, the rest from deeds and upgrades. `
+          + `Tie-breaks: higher value ${sc.discarded} · ${sc.gifts} loyal gifts · ${sc.commissions} commissions · ${sc.heroes} heroes delivered.` }))));
   });
   root.append(h("div", { class: "dr-table-wrap" }, table));
   if (winners.length > 1) root.append(h("p", { class: "small", text: "Still tied after every tie-break: the victory is shared." }));
@@ -38,7 +37,7 @@ export function endDetails(root, view, words, code) {
   const fig = h("figure", { class: "chart-wrap", "data-testid": "prestige-chart" }, h("figcaption", { class: "small muted", text: "Prestige by round (from the game's log)…" }));
   root.append(h("h3", { text: "Prestige by round" }), fig);
   prestigeByRound(code, view.players.length).then((rows) => {
-    fig.replaceChildren(chart(view, rows));
+    fig.replaceChildren(chart(view, rows), h("figcaption", { class: "small muted", text: "Prestige on the board; deeds add theirs at the scoring." }));
   }).catch(() => { fig.replaceChildren(h("p", { class: "muted small", text: "The log could not be read for the chart." })); });
 }
 
