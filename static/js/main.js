@@ -225,6 +225,10 @@ class RoomPage {
   onError(msg) {
     // Errors for our own commands are shown by send(); others (no id) here.
     if (msg.handled) return;
+    if (msg.code === "forbidden" && this.mySeat === null) {
+      this.panel.say("Take a seat to chat: the chat is for the players.");
+      return;
+    }
     toast(msg.message || msg.code || "The server refused that.", "error");
   }
 
@@ -253,6 +257,7 @@ class RoomPage {
     this.showRoom();
     if (view.status === "finished" && !this.shownEnd) {
       this.shownEnd = true;
+      this.summaryNode?.remove();
       requestAnimationFrame(() => this.parts.endgame.scrollIntoView({ behavior: "smooth", block: "start" }));
     }
     const myTurn = this.isMyTurn();
@@ -297,6 +302,7 @@ class RoomPage {
     for (const entry of entries.slice(start)) {
       if (entry.actor === me) continue;
       for (const e of entry.events) {
+        if (e.seat === me) continue; // "your turn" and the like: the page says so already
         const line = this.describe(e);
         if (line) lines.push(line);
       }
@@ -332,6 +338,7 @@ class RoomPage {
    *  Resolves to true when the server accepted it. */
   async send(command) {
     if (this.busy || !this.view) return false;
+    this.summaryNode?.remove(); // the player is acting: the summary has done its job
     let ok = false;
     this.busy = true;
     this.render();

@@ -261,3 +261,146 @@ def test_dropout_bot_timer_and_menu(
     expect(bo_panel.get_by_test_id("seat-replaced")).to_have_count(0, timeout=10_000)
     assert api.room(code)["seats"][1]["replaced"] is False
     assert not problems, "\n".join(problems)
+
+
+# --- 2. what happened: an attack, a move animated, the last action, while you were away --
+
+
+def test_attack_notice_moves_and_log(
+    server_factory: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    server = server_factory(env=FAST).start()
+    base = server.url
+    api = Api(base)
+    problems: list[str] = []
+    ana = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+    code = create_room(ana, base, "Ana")
+    ana_token = token_of(ana, code)
+    tokens = [ana_token, api.join(code, "Bo"), api.join(code, "Cy")]
+    expect(ana.get_by_test_id("seat")).to_have_count(3)
+    r = api.host_call("POST", f"/api/rooms/{code}/start", ana_token, {"options": {"end_prestige": 30}})
+    assert r.status_code == 200, r.text
+    expect(ana.locator("#modal[open]")).to_be_visible(timeout=10_000)
+
+    rng = random.Random(11)
+    moved_shot = attacked = False
+    for _ in range(3000):
+        view = api.view(code, ana_token)
+        if view["status"] != "playing":
+            break
+        seat = who_acts(view)[0]
+        mine = api.view(code, tokens[seat])
+        attack = [
+            a
+            for a in mine["legal_actions"]
+            if a["type"] == "play_black_market" and a.get("target") == 0 and seat != 0
+        ]
+        cmd = attack[0] if attack else pick(mine, rng)
+        result = api.send(code, tokens[seat], cmd)
+        if attack:
+            expect(ana.get_by_test_id("version")).to_have_text(str(result["version"]))
+            notice = ana.get_by_test_id("attack-notice").last
+            expect(notice).to_be_visible()
+            expect(notice).to_contain_text("on you")
+            expect(notice).to_contain_text("You lost")
+            keep(ana, "table-attack-notice")
+            attacked = True
+            break
+        if cmd["type"] == "move" and seat != 0 and not moved_shot and len(cmd.get("path") or []) > 1:
+            # The pawn glides along its path; the territory it reached is outlined.
+            expect(ana.locator("[data-testid=pawn-moving]")).to_have_count(1)
+            keep(ana, "table-move-animated")
+            expect(ana.get_by_test_id("last-action")).to_have_attribute("data-territory", cmd["to"])
+            moved_shot = True
+    assert moved_shot, "no multi-step move by another seat was seen"
+    assert attacked, "no black-market attack on Ana came up"
+
+    # While you were away: shown when Ana's turn comes.
+    for _ in range(60):
+        view = api.view(code, ana_token)
+        if 0 in who_acts(view) and view["turn"]["phase"] != "draft":
+            break
+        seat = who_acts(view)[0]
+        api.send(code, tokens[seat], pick(api.view(code, tokens[seat]), rng))
+    expect(ana.get_by_test_id("away-summary")).to_be_visible(timeout=10_000)
+
+    # The log: oldest first, focusable, no "You drew 1 quest card." beside the card's name.
+    log = ana.get_by_test_id("game-log")
+    expect(log).to_have_attribute("tabindex", "0")
+    assert log.get_attribute("aria-label")
+    versions = [int(v) for v in log.locator("li").evaluate_all("ls => ls.map(l => l.dataset.version)")]
+    assert versions == sorted(versions), versions
+    lines = log.locator("p").all_inner_texts()
+    assert not [t for t in lines if re.match(r"You drew \d+ (quest|black-market) card", t)], lines
+    assert not problems, "\n".join(problems)
+
+
+# --- 3. the end: the prestige breakdown, Play again, Join the rematch, the last round -----
+
+
+def test_end_screen_breakdown_and_rematch(
+    server_factory: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    server = server_factory(env=FAST).start()
+    base = server.url
+    api = Api(base)
+    problems: list[str] = []
+    ana = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+    bo = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+    code = create_room(ana, base, "Ana")
+    join_room(bo, base, code, "Bo")
+    ana.locator("#add-bot").click()
+    expect(ana.get_by_test_id("seat")).to_have_count(3)
+    tokens = {0: token_of(ana, code), 1: token_of(bo, code)}
+    r = api.host_call("POST", f"/api/rooms/{code}/start", tokens[0], {"options": {"end_prestige": 3}})
+    assert r.status_code == 200, r.text
+
+    rng = random.Random(5)
+    last_round_seen = False
+    for _ in range(3000):
+        view = api.view(code, tokens[0])
+        if view["status"] != "playing":
+            break
+        if view["turn"].get("end_triggered_by") is not None and not last_round_seen:
+            expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
+            expect(ana.locator("#turn-banner")).to_contain_text("Last round:")
+            last_round_seen = True
+        humans = [s for s in who_acts(view) if s in tokens]
+        if not humans:
+            expect(ana.get_by_test_id("version")).not_to_have_text(str(view["version"]), timeout=10_000)
+            continue
+        seat = humans[0]
+        api.send(code, tokens[seat], pick(api.view(code, tokens[seat]), rng))
+    final = api.view(code, tokens[0])
+    assert final["status"] == "finished"
+    assert last_round_seen
+
+    for page in (ana, bo):
+        expect(page.locator("#endgame")).to_be_visible(timeout=10_000)
+        table = page.get_by_test_id("prestige-breakdown")
+        expect(table.locator("tbody tr")).to_have_count(3)
+        expect(page.get_by_test_id("play-again")).to_have_text("Play again")
+    # Each row's total is the player's prestige.
+    for p in final["players"]:
+        row = ana.locator(f"[data-testid=prestige-breakdown] tr[data-seat='{p['seat']}'] td").last
+        expect(row).to_have_text(str(p["prestige"]))
+    ana.locator("#endgame").scroll_into_view_if_needed()
+    keep(ana, "table-end-screen")
+
+    # Ana plays again: a new room of the same game, the bot seated, Ana its host.
+    ana.get_by_test_id("play-again").click()
+    ana.wait_for_url(re.compile(r"/r/(?!" + re.escape(code) + r")"), wait_until="commit")
+    new_code = ana.url.rsplit("/", 1)[1].split("#")[0]
+    expect(ana.get_by_test_id("seat")).to_have_count(2, timeout=10_000)
+    expect(ana.get_by_test_id("start-game")).to_be_visible()
+    # Bo is offered to join it, and joins in one click.
+    again = bo.get_by_test_id("play-again")
+    expect(again).to_have_text("Join the rematch", timeout=10_000)
+    again.click()
+    bo.wait_for_url(f"**/r/{new_code}", wait_until="commit")
+    expect(bo.get_by_test_id("seat")).to_have_count(3, timeout=10_000)
+    expect(bo.locator(".seat .tag.you")).to_have_count(1)
+    room = api.room(new_code)
+    assert [s["name"] for s in room["seats"]][0] == "Ana" and room["seats"][2]["name"] == "Bo"
+    assert room["seats"][1]["bot"] is True
+    assert not problems, "\n".join(problems)
