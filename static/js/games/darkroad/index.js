@@ -60,10 +60,12 @@ export function mount(shell, root, content) {
   const caravan = new CaravanRecord();
 
   const game = {
+    ownSeats: true, // the merchants' panels carry the shell's seat tools (bots, timer, host)
     render(view, events) {
       words.setView(view, shell.room);
       if (events) caravan.onEvents(events);
-      const ctx = { view, words, content, busy: shell.busy, send, presence: shell.presence, openWagon: () => setSheet(true) };
+      const ctx = { view, words, content, busy: shell.busy, send, presence: shell.presence,
+        seatTools: shell.seatTools ? (seat) => shell.seatTools(seat) : null };
       shell.setBanner(statusText(view, words));
       board.update(view, { busy: shell.busy });
       actions.render(ctx);

@@ -149,7 +149,8 @@ export function renderPlayers(root, ctx) {
       p.seat === view.seat ? h("span", { class: "tag you", text: "you" }) : null,
       turn ? h("span", { class: "tag turn-tag", text: "turn" }) : null,
       waiting && !turn ? h("span", { class: "tag turn-tag", text: "choosing" }) : null,
-      presence && presence[p.seat] === false ? h("span", { class: "tag", text: "away" }) : null));
+      ctx.seatTools ? ctx.seatTools(p.seat)
+        : presence && presence[p.seat] === false ? h("span", { class: "tag", text: "away" }) : null));
     card.append(h("div", { class: "dr-player-stats" },
       h("span", { title: "Prestige" }, "★ ", h("b", { text: p.prestige })),
       h("span", { title: "Coins are behind the player's screen" }, "Coins ", h("b", { text: p.seat === view.seat ? view.private?.coins ?? "?" : "hidden" })),
