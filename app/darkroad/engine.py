@@ -615,6 +615,8 @@ class Handler:
 
 
 class Draft(Handler):
+    """Drafting Variant: take one steed + starting-hero stack, in seat order."""
+
     cmd = A.Draft
 
     def candidates(self, s, c, seat):
@@ -646,6 +648,8 @@ class Draft(Handler):
 
 
 class KeepDeed(Handler):
+    """Setup 17 (advanced): keep one of the two deeds drawn; the other goes under the deck."""
+
     cmd = A.KeepDeed
 
     def candidates(self, s, c, seat):
@@ -678,6 +682,8 @@ def final_rounds(s: State) -> bool:
 
 
 class ResetDice(Handler):
+    """Plan: reset the locked dice to 1/2/3 when all three match (ruling R4)."""
+
     cmd = A.ResetDice
 
     def candidates(self, s, c, seat):
@@ -714,6 +720,8 @@ def _plan_options(s: State, c: Content, p: Player, slot: int) -> list[str | None
 
 
 class Plan(Handler):
+    """Plan: bump a locked die with a reserve die and take that slot's special action."""
+
     cmd = A.Plan
 
     def listing(self, s, c, seat):
@@ -779,6 +787,8 @@ class Plan(Handler):
 
 
 class Move(Handler):
+    """Move: by one die of the action pool (or Sugarfoot's 3), then at most one horseshoe."""
+
     cmd = A.Move
 
     def listing(self, s, c, seat):
@@ -844,6 +854,8 @@ class Move(Handler):
 
 
 class Bazaar(Handler):
+    """The Great Bazaar: opens the visit (rotate, change a die, then buy)."""
+
     cmd = A.Bazaar
 
     def candidates(self, s, c, seat):
@@ -859,6 +871,8 @@ class Bazaar(Handler):
 
 
 class BazaarRotate(Handler):
+    """The Great Bazaar: rotate the wheel one space, once per visit."""
+
     cmd = A.BazaarRotate
 
     def candidates(self, s, c, seat):
@@ -879,6 +893,8 @@ class BazaarRotate(Handler):
 
 
 class BazaarChange(Handler):
+    """The Great Bazaar: set one market die to another face (at most 2 per section)."""
+
     cmd = A.BazaarChange
 
     def listing(self, s, c, seat):
@@ -934,6 +950,8 @@ def _buy_cmd(goods: tuple[str, ...]) -> A.BazaarBuy:
 
 
 class BazaarBuy(Handler):
+    """The Great Bazaar: buy goods, each section's price paid once; ends the visit."""
+
     cmd = A.BazaarBuy
 
     def listing(self, s, c, seat):
@@ -987,6 +1005,8 @@ class BazaarBuy(Handler):
 
 
 class TakeCommission(Handler):
+    """The Queen's Commissions: the top commission of a stack of your choice."""
+
     cmd = A.TakeCommission
 
     def listing(self, s, c, seat):
@@ -1010,6 +1030,8 @@ class TakeCommission(Handler):
 
 
 class DarkMarket(Handler):
+    """The Dark Market: move the marker 1-4 spaces at a coin each, gain that space."""
+
     cmd = A.DarkMarket
 
     def listing(self, s, c, seat):
@@ -1080,6 +1102,8 @@ def _request_candidates(p: Player, requests: tuple[str, ...]) -> Iterator[tuple[
 
 
 class Inn(Handler):
+    """The Ringway Inn: sell requested goods to a hero, who joins the wagon."""
+
     cmd = A.Inn
 
     def listing(self, s, c, seat):
@@ -1170,6 +1194,8 @@ class Ruins(Handler):
 
 
 class RuinsDie(Handler):
+    """Ruins of Yin: return a lantern to roll the ruins die, or not."""
+
     cmd = A.RuinsDie
 
     def candidates(self, s, c, seat):
@@ -1196,6 +1222,8 @@ class RuinsDie(Handler):
 
 
 class TakeHero(Handler):
+    """Ruins die: a face-up hero or the deck top joins without a sale."""
+
     cmd = A.TakeHero
 
     def candidates(self, s, c, seat):
@@ -1227,6 +1255,8 @@ class TakeHero(Handler):
 
 
 class Caravan(Handler):
+    """Yurg's Excursions: lead a caravan (companion, route, destination)."""
+
     cmd = A.Caravan
 
     def listing(self, s, c, seat):
@@ -1310,6 +1340,8 @@ class Caravan(Handler):
 
 
 class Join(Handler):
+    """A caravan: each other seat says yes or no, in seat order."""
+
     cmd = A.Join
 
     def candidates(self, s, c, seat):
@@ -1362,6 +1394,8 @@ def _boost_abilities(c: Content, p: Player, ability: str) -> list[dict[str, Any]
 
 
 class RerollTravel(Handler):
+    """A caravan: spend a lantern to reroll the remaining travel dice."""
+
     cmd = A.RerollTravel
 
     def candidates(self, s, c, seat):
@@ -1384,6 +1418,8 @@ class RerollTravel(Handler):
 
 
 class TakeTravelDie(Handler):
+    """A caravan: take a travel die and gain (or pay) the event's effect for it."""
+
     cmd = A.TakeTravelDie
 
     def candidates(self, s, c, seat):
@@ -1456,6 +1492,8 @@ def _visit_options(s: State, c: Content, seat: int) -> list[str | None]:
 
 
 class Visit(Handler):
+    """Visiting towns: the declared town, its region's other town (not the leader), or pass."""
+
     cmd = A.Visit
 
     def candidates(self, s, c, seat):
@@ -1489,6 +1527,8 @@ def _can_deliver(c: Content, p: Player, town: str) -> bool:
 
 
 class DeliverCommission(Handler):
+    """Delivering Commissions: 1/3/6 prestige, +1 per upgraded good."""
+
     cmd = A.DeliverCommission
 
     def candidates(self, s, c, seat):
@@ -1536,6 +1576,8 @@ class DeliverCommission(Handler):
 
 
 class DeliverHero(Handler):
+    """Delivering Heroes: the region's benefit."""
+
     cmd = A.DeliverHero
 
     def candidates(self, s, c, seat):
@@ -1557,6 +1599,8 @@ class DeliverHero(Handler):
 
 
 class DoneDelivering(Handler):
+    """Ends a visit's deliveries."""
+
     cmd = A.DoneDelivering
 
     def candidates(self, s, c, seat):
@@ -1574,6 +1618,8 @@ FORTUNES = ("die", "deed", "coins", "upgrade")
 
 
 class Fortune(Handler):
+    """Good fortune A-D for the caravan's leader (1 on the dark road, 2 on a shortcut)."""
+
     cmd = A.Fortune
 
     def candidates(self, s, c, seat):
@@ -1618,6 +1664,8 @@ class Fortune(Handler):
 
 
 class ChooseSteed(Handler):
+    """The inventory upgrade's second steed, from the unused ones."""
+
     cmd = A.ChooseSteed
 
     def candidates(self, s, c, seat):
@@ -1777,6 +1825,8 @@ def _building_ok(s: State, c: Content, p: Player, cmd: A.Building) -> str | None
 
 
 class BuildingH(Handler):
+    """The connected building (any building with Longshadow), with an illuminated die."""
+
     cmd = A.Building
 
     def candidates(self, s, c, seat):
@@ -1950,6 +2000,8 @@ def _companion_pick_ok(s: State, c: Content, p: Player, a: str, pick: str | None
 
 
 class UseCompanion(Handler):
+    """A companion's ability on your own turn (loyal: a quartz, once; stray: passed on)."""
+
     cmd = A.UseCompanion
 
     def listing(self, s, c, seat):
@@ -2078,6 +2130,8 @@ def _place_cmd(where: st.Placement) -> A.PlaceGood:
 
 
 class PlaceGood(Handler):
+    """Store the first incoming good where the command says, or anywhere it fits."""
+
     cmd = A.PlaceGood
 
     def listing(self, s, c, seat):
@@ -2135,6 +2189,8 @@ def _auto_layout(c: Content, p: Player) -> list[dict[str, Any]] | None:
 
 
 class DiscardGood(Handler):
+    """Make room: discard the incoming good or a stored one (never the upgrade tile)."""
+
     cmd = A.DiscardGood
 
     def listing(self, s, c, seat):
@@ -2174,6 +2230,8 @@ class DiscardGood(Handler):
 
 
 class Rearrange(Handler):
+    """A whole new storage layout (ruling R8)."""
+
     cmd = A.Rearrange
 
     def check(self, s, c, seat, cmd):
@@ -2214,6 +2272,8 @@ def _layout(c: Content, p: Player, flat: tuple[int, ...]) -> list[dict[str, Any]
 
 
 class DiscardHero(Handler):
+    """Over 3 heroes: discard one (the new one: no bonus) to the bottom of the deck."""
+
     cmd = A.DiscardHero
 
     def candidates(self, s, c, seat):
@@ -2239,6 +2299,8 @@ class DiscardHero(Handler):
 
 
 class DiscardCommission(Handler):
+    """Over 3 commissions: discard one under its town's stack."""
+
     cmd = A.DiscardCommission
 
     def candidates(self, s, c, seat):
@@ -2261,6 +2323,8 @@ class DiscardCommission(Handler):
 
 
 class DiscardResource(Handler):
+    """Over 3 inventory items: discard a quartz or a horseshoe."""
+
     cmd = A.DiscardResource
 
     def candidates(self, s, c, seat):
@@ -2283,6 +2347,8 @@ class DiscardResource(Handler):
 
 
 class ChooseGood(Handler):
+    """A good of your choice (any good, or one worth $1)."""
+
     cmd = A.ChooseGood
 
     def candidates(self, s, c, seat):
@@ -2304,6 +2370,8 @@ class ChooseGood(Handler):
 
 
 class LoseGood(Handler):
+    """An event's cost: lose a good of your choice."""
+
     cmd = A.LoseGood
 
     def candidates(self, s, c, seat):
@@ -2346,6 +2414,8 @@ class LoseGood(Handler):
 
 
 class EndTurn(Handler):
+    """Rest: dice back, market rerolled, cards refilled, the next seat (ruling R36)."""
+
     cmd = A.EndTurn
 
     def candidates(self, s, c, seat):
