@@ -8,6 +8,7 @@ how a test plugs a toy game into a real server process.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Iterable
 
 from app.games.base import Game
@@ -20,6 +21,7 @@ BUILTIN: dict[str, str] = {
 
 _games: dict[str, Game] = {}
 _loaded = False
+_loading = threading.Lock()  # routes run in worker threads: the first lookups may race
 
 
 def load(path: str) -> Game:
@@ -43,20 +45,25 @@ def register(game: Game) -> None:
 
 
 def _builtin() -> None:
+    """Register the built-in games once; a lookup during the first load waits for it
+    (`_loaded` is set only when every game is in)."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for game_id, path in BUILTIN.items():
-        if game_id in _games:
-            continue
-        try:
-            register(load(path))
-        except ValueError:
-            # A game whose package is not there yet (the second game while it is being
-            # written) is simply not hosted; the default game must be.
-            if game_id == DEFAULT_GAME:
-                raise
+    with _loading:
+        if _loaded:
+            return
+        for game_id, path in BUILTIN.items():
+            if game_id in _games:
+                continue
+            try:
+                register(load(path))
+            except ValueError:
+                # A game whose package is missing is simply not hosted; the default
+                # game must be.
+                if game_id == DEFAULT_GAME:
+                    raise
+        _loaded = True
 
 
 def add_plugins(paths: Iterable[str]) -> None:
