@@ -404,3 +404,164 @@ def test_end_screen_breakdown_and_rematch(
     assert [s["name"] for s in room["seats"]][0] == "Ana" and room["seats"][2]["name"] == "Bo"
     assert room["seats"][1]["bot"] is True
     assert not problems, "\n".join(problems)
+
+
+# --- 4. Karanor's page on a laptop: actions in reach, +1 action, the market, quests ----------
+
+
+def boxes_overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    if not a or not b:
+        return False
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def test_karanor_page_on_a_laptop(
+    server_factory: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    server = server_factory(env=FAST).start()
+    base = server.url
+    api = Api(base)
+    problems: list[str] = []
+    ana = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+    visitor = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+
+    # A bad room link says so (not "connecting...").
+    visitor.goto(f"{base}/r/no-such-room-here")
+    expect(visitor.locator("#conn")).to_have_text("no such room")
+    expect(visitor.locator("#loading")).to_contain_text("There is no room at this address")
+
+    code = create_room(ana, base, "Ana")
+    ana_token = token_of(ana, code)
+    bo_token = api.join(code, "Bo")
+    expect(ana.get_by_test_id("seat")).to_have_count(2)
+    ana.locator("input[name=public_quests]").check()
+    expect(ana.locator("input[name=two_player_market]")).to_be_checked()
+
+    # A visitor without a seat types a chat line: told to take a seat, the text kept.
+    visitor.goto(f"{base}/r/{code}")
+    expect(visitor.get_by_test_id("join-room")).to_be_visible()
+    visitor.get_by_test_id("chat-input").fill("hello, may I play?")
+    visitor.get_by_test_id("chat-send").click()
+    expect(visitor.get_by_test_id("chat-hint")).to_contain_text("Take a seat to chat")
+    expect(visitor.get_by_test_id("chat-input")).to_have_value("hello, may I play?")
+    # The guest sees the options, the host's choices included.
+    expect(visitor.locator("input[name=public_quests]")).to_be_checked()
+    expect(visitor.locator("select[name=end_prestige]")).to_be_visible()
+
+    with ana.expect_response(lambda r: r.url.endswith("/start")):
+        ana.get_by_test_id("start-game").click()
+
+    # --- the draft: "Look at the board first", then "Make your choice" clear of the chat ------
+    ana.locator("#modal[open] .peek").click()
+    waiting = ana.locator("#choice-waiting")
+    expect(waiting).to_be_visible()
+    assert not boxes_overlap(waiting.bounding_box(), ana.locator("#trade-panel").bounding_box())
+    expect(ana.locator(".player .turn-tag")).to_have_count(0)
+    waiting.click()
+    for _ in range(2):
+        button = ana.locator("#modal[open] [data-testid=legal-action]").first
+        expect(button).to_be_visible(timeout=10_000)
+        button.click()
+        view = api.view(code, bo_token)
+        picks = [a for a in view["legal_actions"] if a["type"] == "draft_pick"]
+        if picks:
+            api.send(code, bo_token, picks[0])
+    rng = random.Random(2)
+    for _ in range(50):  # on to Ana's turn
+        view = api.view(code, ana_token)
+        if 0 in who_acts(view) and view["turn"]["phase"] == "action" and not view["turn"]["pending"]:
+            break
+        if 0 in who_acts(view):
+            ana.locator("#modal[open] [data-testid=legal-action]").first.click()
+            expect(ana.get_by_test_id("version")).not_to_have_text(str(view["version"]))
+            continue
+        api.send(code, bo_token, pick(api.view(code, bo_token), rng))
+    view = api.view(code, ana_token)
+    expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
+
+    # --- the actions in reach: End turn inside the window, the page scrolled or not ----------
+    end_turn = ana.locator("[data-testid=legal-action][data-type=end_turn]")
+    for scroll in (0, 700):
+        ana.evaluate(f"window.scrollTo(0, {scroll})")
+        expect(end_turn).to_be_in_viewport(ratio=1)
+    ana.evaluate("window.scrollTo(0, 0)")
+    # The Work button's gold comes from the content (a badge can make it 2).
+    expect(ana.locator("[data-testid=legal-action][data-type=work]")).to_contain_text("+1 gold")
+    gold = ana.evaluate(
+        """async () => {
+          const m = await import('/static/js/games/karanor/actions.js');
+          const content = await (await fetch('/api/games/karanor/content')).json();
+          const view = {seat: 0, players: [{badges: ['guild_seal'], artifacts: ['charter_of_the_guilds']}]};
+          return m.workGold(view, content);
+        }"""
+    )
+    assert gold == 4, gold
+
+    # --- the market panel: prices, steppers, one visit ------------------------------------
+    market = ana.get_by_test_id("market-panel")
+    expect(market).to_be_visible()
+    market.locator("summary").click()
+    expect(market).to_contain_text("Buy")
+    # One unit bought or sold, when the rules allow that visit alone.
+    singles = [
+        (side, next(iter(a[side])))
+        for a in api.view(code, ana_token)["legal_actions"]
+        if a["type"] == "market"
+        for side in ("buy", "sell")
+        if sum(a[side].values()) == 1 and not a["sell" if side == "buy" else "buy"]
+    ]
+    if singles:
+        side, res = singles[0]
+        market.get_by_test_id(f"market-{side}-more-{res}").click()
+        expect(market.get_by_test_id(f"market-{side}-{res}")).to_have_text("1")
+        visit = market.locator("[data-testid=legal-action][data-type=market]")
+        expect(visit).to_be_visible()
+        expect(visit).to_contain_text("gold")
+    keep(ana, "table-karanor-laptop-market")
+
+    # --- a first step of a Move, then "+1 action" on what a new Move reaches ----------------
+    view = api.view(code, ana_token)
+    steps = [m for m in view["legal_actions"] if m["type"] == "move" and len(m["path"]) == 1]
+    assert steps
+    api.send(code, ana_token, steps[0])
+    view = api.view(code, ana_token)
+    expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
+    if view["turn"]["move_left"]:
+        expect(ana.locator(".move-target[data-action='0']").first).to_be_attached()
+        expect(ana.locator(".move-target[data-action='1']").first).to_be_attached()
+        expect(ana.locator(".move-action text").first).to_have_text("+1 action")
+        keep(ana, "table-karanor-plus-action")
+
+    # --- the composer's note field is not hidden by its footer --------------------------
+    ana.get_by_test_id("open-composer").click()
+    note = ana.get_by_test_id("offer-note")
+    note.focus()
+    covered = note.evaluate(
+        """n => { const r = n.getBoundingClientRect();
+                 const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                 return top === n || n.contains(top); }"""
+    )
+    assert covered, "the note field is covered"
+    ana.get_by_test_id("tab-timeline").click()
+
+    # --- quests shown to everyone: Bo's quests on his panel ------------------------------
+    for _ in range(600):
+        view = api.view(code, ana_token)
+        if view["players"][1].get("quests") or view["status"] != "playing":
+            break
+        seat = who_acts(view)[0]
+        token = ana_token if seat == 0 else bo_token
+        api.send(code, token, pick(api.view(code, token), rng, avoid=("market",)))
+    quests = view["players"][1].get("quests")
+    assert quests, "Bo got no quest"
+    expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
+    content = httpx.get(f"{base}/api/games/karanor/content", timeout=10).json()["catalogue"]
+    panel = ana.locator(".player[data-seat='1'] [data-testid=public-quests]")
+    for q in quests:
+        expect(panel).to_contain_text(content["quests"][q]["name"])
+    assert not problems, "\n".join(problems)

@@ -144,7 +144,7 @@ function iconFor(cmd, view, words) {
 }
 
 // The market panel's choice, kept across renders of one version.
-const pick = { version: -1, buy: {}, sell: {} };
+const pick = { version: -1, buy: {}, sell: {}, open: false };
 
 const countOf = (pairs, r) => (pairs || {})[r] || 0;
 const samePairs = (a, b) => {
@@ -174,8 +174,11 @@ function marketBox(ctx, list) {
   const market = view.board?.market || {};
   const rules = content.rules;
   const me = view.players?.[view.seat] || {};
-  const box = h("section", { class: "market-panel", "aria-label": "Market", "data-testid": "market-panel" },
-    h("h3", { text: "Market (one action): buy 1–2, sell 1–2, or buy 1 and sell 1" }));
+  // A fold, so that the map keeps its room; it stays open once opened.
+  const box = h("details", { class: "market-panel", "data-testid": "market-panel", open: pick.open || null,
+    ontoggle: (e) => { pick.open = e.currentTarget.open; } },
+  h("summary", { class: "btn" }, "Market: buy or sell for gold (one action)"),
+  h("p", { class: "muted small", text: "Buy 1 or 2, sell 1 or 2, or buy 1 and sell 1." }));
   const table = h("table", { class: "market-table" },
     h("thead", {}, h("tr", {}, h("th", { text: "Good" }), h("th", { text: "Pile" }),
       h("th", { text: "Buy" }), h("th", { text: "Sell" }))));
