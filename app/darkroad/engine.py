@@ -314,7 +314,7 @@ def _gain_illuminated(s: State, c: Content, p: Player, ev: Events) -> None:
 def _gain_good(s: State, c: Content, p: Player, good: str, up: bool) -> None:
     """A good from the supply joins the seat's incoming goods: a `store` choice follows."""
     if s.goods_supply[good] <= 0:
-        return  # ruling R6b: the supply of each good is 14 tiles
+        return  # ruling R30: the supply of each good is 14 tiles
     s.goods_supply[good] -= 1
     p.incoming.append({"good": good, "up": up})
 
