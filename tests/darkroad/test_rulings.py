@@ -180,3 +180,16 @@ def test_r17_a_discarded_commission_goes_under_its_stack(town: str) -> None:
     assert s.stacks[town][-1] == new
     give(s, 0, "potion")
     store_all(s)
+
+
+def test_every_ruling_names_existing_tests() -> None:
+    """docs/rulings-darkroad.md: each of R1-R39 has a paragraph, and every test it names exists."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "rulings-darkroad.md").read_text(encoding="utf-8")
+    for n in range(1, 40):
+        assert f"**R{n}." in doc, f"R{n}"
+    for file, name in re.findall(r"`(test_\w+\.py)::(test_\w+)`", doc):
+        assert f"def {name}(" in (root / "tests" / "darkroad" / file).read_text(encoding="utf-8")
