@@ -1,6 +1,7 @@
 """The WebSocket protocol against a real server: views, acks, coded errors, chat, presence."""
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -140,8 +141,20 @@ def test_chat_history_and_presence(shared_server: ServerProcess) -> None:
                 started = await recv(host, "view")
             assert started["view"]["players"][2]["name"] == "Bot 3"
 
-            # Past the burst: coded rate_limited errors.
-            for i in range(45):
+    asyncio.run(scenario())
+
+
+def test_chat_past_the_rate_is_refused(serve: Callable[..., ServerProcess]) -> None:
+    """Chat lines count against the seat's rate: past the burst, coded `rate_limited`
+    errors. A slow refill (one line per 10 s) so that a loaded machine, which takes
+    longer over each line, cannot refill the bucket as fast as it is emptied."""
+    server = serve(KARANOR_COMMAND_RATE="0.1", KARANOR_COMMAND_BURST="3")
+    room = make_room(server.url, humans=1, start=False)
+
+    async def scenario() -> None:
+        async with websockets.connect(ws_url(server, room, room.tokens[0])) as host:
+            await recv(host, "view")
+            for i in range(6):
                 await send(host, {"type": "chat", "text": f"flood {i}"})
             assert (await recv(host, "error"))["code"] == "rate_limited"
 
