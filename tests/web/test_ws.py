@@ -149,7 +149,7 @@ def test_chat_past_the_rate_is_refused(serve: Callable[..., ServerProcess]) -> N
     errors. A slow refill (one line per 10 s) so that a loaded machine, which takes
     longer over each line, cannot refill the bucket as fast as it is emptied."""
     server = serve(KARANOR_COMMAND_RATE="0.1", KARANOR_COMMAND_BURST="3")
-    room = make_room(server.url, humans=1, start=False)
+    room = make_room(server.url, humans=2, start=False)
 
     async def scenario() -> None:
         async with websockets.connect(ws_url(server, room, room.tokens[0])) as host:
