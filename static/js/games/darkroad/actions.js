@@ -30,6 +30,16 @@ const PROMPTS = {
   keep_deed: "Keep one of two deeds",
 };
 
+/** What another seat is doing, after "Waiting for Bo ". */
+const OTHERS = {
+  store: "to store a good", bazaar: "to shop at the Great Bazaar", hero_overflow: "to let a hero go",
+  commission_overflow: "to discard a commission", inventory_overflow: "to discard a quartz or a horseshoe",
+  choose_good: "to choose a good", lose_good: "to choose the good the road takes", ruins_die: "to roll the ruins die or not",
+  ruins_again: "to search the ruins again", take_hero: "to take a hero", choose_steed: "to choose a second steed",
+  join: "to say whether they join the caravan", travel_die: "to choose a travel die", visit: "to choose a town to visit",
+  deliver: "to deliver", fortune: "to choose a good fortune", draft: "to draft a steed and a hero", keep_deed: "to keep a deed",
+};
+
 export function facing(content, words, view, pos) {
   const ring = content.board.ringway;
   const b = view.board.buildings?.[pos];
@@ -56,7 +66,7 @@ export function statusText(view, words) {
     return `Your turn, round ${t.round}: ${step ? `${step.name} — ${step.hint.toLowerCase()}` : "act"}`;
   }
   const who = (t.waiting_for || []).map((x) => words.who(x)).join(", ");
-  if (pend) return `Waiting for ${who}: ${(PROMPTS[pend.kind] ?? pend.kind).toLowerCase()}.`;
+  if (pend) return `Waiting for ${who} ${OTHERS[pend.kind] ?? `(${pend.kind.replaceAll("_", " ")})`}.`;
   if (t.phase === "final_travel") return `Final travel: waiting for ${who}.`;
   return `Round ${t.round}: ${who} ${who === "You" ? "are" : "is"} playing (${t.step}).`;
 }

@@ -34,7 +34,7 @@ export class Board {
     this.onCommand = onCommand;
     this.full = { x: 0, y: 0, w: W, h: H };
     this.vb = { ...this.full };
-    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "dr-board-svg", role: "img", "aria-labelledby": "dr-board-title",
+    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "dr-board-svg", role: "group", "aria-labelledby": "dr-board-title",
       preserveAspectRatio: "xMidYMid meet" });
     this.svg.append(s("title", { id: "dr-board-title", text: "The kingdom board: the Ringway and its districts" }));
     this.svg.append(s("defs", {},
@@ -66,8 +66,9 @@ export class Board {
     return node;
   }
 
-  update(view, { busy = false, preview = null } = {}) {
+  update(view, { busy = false, preview = null, last = null } = {}) {
     this.view = view;
+    this.last = last;
     const g = clear(this.layer);
     const b = view.board;
     const legal = view.legal_actions || [];
@@ -93,6 +94,10 @@ export class Board {
     node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: 34, rx: 14, class: "dr-panel-head" }));
     node.append(s("text", { x: p.x + 16, y: p.y + 24, class: "dr-panel-title", text: `${DISTRICT_TITLES[id]}${extra}` }));
     if (active.has(id)) node.append(s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-open", "text-anchor": "end", text: "open to you" }));
+    else if (this.last?.target === id) {
+      node.append(s("rect", { x: p.x - 4, y: p.y - 4, width: p.w + 8, height: p.h + 8, rx: 20, class: "dr-last", stroke: seatColour(this.last.seat) }),
+        s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-last", "text-anchor": "end", text: `last: ${this.words.who(this.last.seat)}` }));
+    }
     g.append(node);
     return node;
   }
@@ -141,7 +146,7 @@ export class Board {
     (view.board.buildings || []).forEach((id, i) => {
       const at = BUILDING_AT[i];
       const info = this.content.buildings.find((x) => x.id === id);
-      const node = s("g", { class: `dr-building${active.has(id) ? " active" : ""}`, transform: `translate(${at.x} ${at.y})` },
+      const node = s("g", { class: `dr-building${active.has(id) ? " active" : ""}${this.last?.target === id ? " last" : ""}`, transform: `translate(${at.x} ${at.y})` },
         s("title", { text: `${info?.name ?? id} (building ${i + 1}, with wagon space ${i + 1}): ${info?.text ?? ""}` }),
         s("rect", { x: -62, y: -30, width: 124, height: 60, rx: 10 }),
         wrapped(info?.name ?? id, { y: -6, max: 16, lh: 17, cls: "dr-building-name", lines: 2 }));
@@ -433,6 +438,10 @@ export class Board {
       const label = `${this.words.command(best)}: to space ${dest + 1}, facing ${faces}`;
       const t = this.target(s("g", { class: "dr-move-target" }, s("circle", { cx: p.x, cy: p.y, r: 40 })), best, label, busy);
       g.append(t);
+    }
+    if (this.last?.space !== undefined && !byDest.size) {
+      const p = onRing(spaceAngle(this.last.space));
+      g.insertBefore(s("circle", { cx: p.x, cy: p.y, r: 36, class: "dr-last-space", stroke: seatColour(this.last.seat) }), g.firstChild);
     }
     if (preview !== null && preview !== undefined) {
       const p = onRing(spaceAngle(preview));

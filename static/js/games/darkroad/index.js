@@ -59,15 +59,38 @@ export function mount(shell, root, content) {
   const actions = new ActionPanel(el.actions, content, words);
   const caravan = new CaravanRecord();
 
+  // The last thing done on the board (outlined in the seat's colour until the next).
+  let last = null;
+  let prevPositions = null;
+  const LAST = { bought: "bazaar", sold: "inn", caravan: "excursions", ruins: "excursions", dark_market: "dark_market" };
+  const lastOf = (events) => {
+    for (const e of events || []) {
+      if (e.type === "moved") last = { seat: e.seat, space: e.space ?? e.to };
+      else if (e.type === "activated") last = { seat: e.seat, target: e.target };
+      else if (LAST[e.type] && e.seat !== undefined) last = { seat: e.seat, target: LAST[e.type] };
+      else if (e.type === "commission" && last?.target === undefined && last?.seat === e.seat) last = { seat: e.seat, target: "commissions" };
+    }
+  };
+
   const game = {
     ownSeats: true, // the merchants' panels carry the shell's seat tools (bots, timer, host)
     render(view, events) {
       words.setView(view, shell.room);
-      if (events) caravan.onEvents(events);
+      if (events) {
+        caravan.onEvents(events);
+        // A wagon that moved (the `moved` event may not reach every seat: see lastOf).
+        const before = prevPositions;
+        for (const p of view.players) {
+          if (before && before[p.seat] !== undefined && before[p.seat] !== p.position) last = { seat: p.seat, space: p.position };
+        }
+        lastOf(events);
+      }
+      prevPositions = Object.fromEntries(view.players.map((p) => [p.seat, p.position]));
       const ctx = { view, words, content, busy: shell.busy, send, presence: shell.presence,
         seatTools: shell.seatTools ? (seat) => shell.seatTools(seat) : null };
       shell.setBanner(statusText(view, words));
-      board.update(view, { busy: shell.busy });
+      board.update(view, { busy: shell.busy, last });
+      el.board.dataset.last = last ? JSON.stringify(last) : "";
       actions.render(ctx);
       if (view.seat !== null && view.seat !== undefined && view.players[view.seat]) {
         el.wagon.hidden = false;

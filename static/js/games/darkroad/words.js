@@ -279,10 +279,13 @@ export class Words {
       case "round": return `Round ${e.round} begins${[4, 7, 9, 10].includes(e.round - 1) ? " (a night die left the game)" : ""}.`;
       case "plan": return `${w} ${s("bump", "bumps")} locked slot ${e.slot}: a ${e.die} goes to the action pool.`;
       case "dice_reset": return `${w} ${s("reset", "resets")} the locked dice to 1-2-3.`;
-      case "moved": return `${w} ${s("move", "moves")} ${plural(e.steps, "space")}, between ${DISTRICTS[this.c.board.ringway[e.to]]} and ${DISTRICTS[this.c.board.ringway[(e.to + 1) % 5]]}.`;
+      case "moved": {
+        const at = e.space ?? e.to;
+        return `${w} ${s("move", "moves")} ${plural(e.steps, "space")}, between ${DISTRICTS[this.c.board.ringway[at]]} and ${DISTRICTS[this.c.board.ringway[(at + 1) % 5]]}.`;
+      }
       case "activated": return `${w} ${s("visit", "visits")} ${this.target(e.target)}.`;
       case "wheel_rotated": return `${w} ${s("rotate", "rotates")} the market wheel.`;
-      case "market_die_changed": return `${w} ${s("turn", "turns")} a ${this.good(e.from)} market die to ${this.good(e.to)}.`;
+      case "market_die_changed": return `${w} ${s("turn", "turns")} a ${this.good(e.from)} market die to ${this.good(e.good ?? e.to)}.`;
       case "bought": return e.goods.length ? `${w} ${s("buy", "buys")} ${this.goodsList(e.goods)} at the Bazaar.` : `${w} ${s("buy", "buys")} nothing at the Bazaar.`;
       case "commission": return `${w} ${s("take", "takes")} ${this.commission(e.commission)}.`;
       case "commission_delivered": return `${w} ${s("deliver", "delivers")} ${plural(e.goods, "good")} for ${this.commission(e.commission)}.`;
@@ -321,7 +324,8 @@ export class Words {
       case "coins": return e.seat === this.view?.seat ? `You ${e.delta >= 0 ? "gain" : "pay"} ${plural(Math.abs(e.delta), "coin")}.` : null;
       case "prestige": return `${w} ${s("gain", "gains")} ${e.delta} prestige.`;
       case "lanterns": return e.delta >= 0 ? `${w} ${s("gain", "gains")} ${plural(e.delta, "lantern")}.` : `${w} ${s("spend", "spends")} ${plural(-e.delta, "lantern")}.`;
-      case "quartz": case "horseshoes": return null;
+      case "quartz": return e.delta >= 0 ? `${w} ${s("gain", "gains")} ${plural(e.delta, "blazing quartz", "blazing quartz")}.` : `${w} ${s("give", "gives")} up ${plural(-e.delta, "blazing quartz", "blazing quartz")}.`;
+      case "horseshoes": return e.delta >= 0 ? `${w} ${s("gain", "gains")} ${plural(e.delta, "horseshoe")}.` : `${w} ${s("spend", "spends")} ${plural(-e.delta, "horseshoe")}.`;
       case "stored": return null;
       case "discarded": return `${w} ${s("discard", "discards")} a ${this.good(e.good)}.`;
       case "lost_good": return `${w} ${s("lose", "loses")} a ${this.good(e.good)} on the road.`;
