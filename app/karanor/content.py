@@ -339,6 +339,9 @@ class Content:
         self.neighbours: dict[str, tuple[tuple[str, bool], ...]] = {
             k: tuple(sorted(v)) for k, v in neighbours.items()
         }
+        # Tables the engine derives from this content as games are played (reachable
+        # territories, listings): they live and die with the content they describe.
+        self.memo: dict[str, dict[Any, Any]] = {}
 
     def counts(self) -> dict[str, int]:
         return {

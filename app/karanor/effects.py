@@ -51,6 +51,12 @@ def sea_cost(c: Content, p: Player) -> int:
     return max(0, c.rules.sea_cost + mods(c, p)["sea_cost"])
 
 
+def move_and_sea(c: Content, p: Player) -> tuple[int, int]:
+    """(`move_steps`, `sea_cost`) from one look at the modifiers."""
+    m = mods(c, p)
+    return max(1, c.rules.move_steps + m["move"]), max(0, c.rules.sea_cost + m["sea_cost"])
+
+
 def quest_limit(c: Content, p: Player) -> int:
     return max(1, c.rules.hand_size_quests + mods(c, p)["quest_limit"])
 

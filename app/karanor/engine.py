@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -445,18 +444,11 @@ def reach(s: State, c: Content, p: Player, steps: int) -> dict[str, tuple[int, t
     sea = fx.sea_cost(c, p)
     # Gold beyond what `steps` crossings could cost changes nothing: cap it in the key.
     key = (p.position, steps, sea, min(p.gold, steps * sea))
-    cache = _REACH.get(c)
-    if cache is None:
-        cache = _REACH[c] = {}
+    cache = c.memo.setdefault("reach", {})
     found = cache.get(key)
     if found is None:
         found = cache[key] = _reach(c, p.position, steps, sea, key[3])
     return found
-
-
-_REACH: weakref.WeakKeyDictionary[
-    Content, dict[tuple[str, int, int, int], dict[str, tuple[int, tuple[str, ...]]]]
-] = weakref.WeakKeyDictionary()
 
 
 def _reach(
@@ -510,15 +502,12 @@ def _move(path: tuple[str, ...]) -> A.Move:
     return cmd
 
 
-def move_listing(c: Content, p: Player, move_left: int, fresh: int) -> tuple[A.Move, ...]:
+def move_listing(c: Content, p: Player, move_left: int, fresh: int, sea: int) -> tuple[A.Move, ...]:
     """The Moves `p` may make: the steps left of the Move in progress, then a new Move of
     `fresh` steps (0: no action left), sorted by destination. Cached like `reach()`; the
     gold is capped at what the longer of the two could cost."""
-    sea = fx.sea_cost(c, p)
     key = (p.position, move_left, fresh, sea, min(p.gold, max(move_left, fresh) * sea))
-    cache = _LISTING.get(c)
-    if cache is None:
-        cache = _LISTING[c] = {}
+    cache = c.memo.setdefault("move_listing", {})
     found = cache.get(key)
     if found is None:
         cont = _reach(c, p.position, move_left, sea, min(p.gold, move_left * sea))
@@ -527,11 +516,6 @@ def move_listing(c: Content, p: Player, move_left: int, fresh: int) -> tuple[A.M
             _move((cont.get(dest) or new[dest])[1]) for dest in sorted(cont.keys() | new.keys())
         )
     return found
-
-
-_LISTING: weakref.WeakKeyDictionary[
-    Content, dict[tuple[str, int, int, int, int], tuple[A.Move, ...]]
-] = weakref.WeakKeyDictionary()
 
 
 class Move(Handler):
@@ -551,7 +535,8 @@ class Move(Handler):
 
     def listing(self, s, c, seat):
         p = s.players[seat]
-        return move_listing(c, p, s.move_left, fx.move_steps(c, p) if s.actions_left > 0 else 0)
+        steps, sea = fx.move_and_sea(c, p)
+        return move_listing(c, p, s.move_left, steps if s.actions_left > 0 else 0, sea)
 
     def _plan(
         self, s: State, c: Content, p: Player, cmd: A.Move
@@ -820,6 +805,19 @@ class Interact(Handler):
         fx.give_quests(s, c, p, 1, ev)
 
 
+def _completions(c: Content, card: str) -> tuple[tuple[A.CompleteQuest, str | None, Any], ...]:
+    """A quest's completion commands, each with the territory its choice requires (a
+    quick refusal before the whole check; most completions are tied to one place)."""
+    memo = c.memo.setdefault("completions", {})
+    found = memo.get(card)
+    if found is None:
+        found = memo[card] = tuple(
+            (A.CompleteQuest(card, i), next((x.at for x in ch.requires if x.at), None), ch)
+            for i, ch in enumerate(c.quest[card].complete)
+        )
+    return found
+
+
 class CompleteQuest(Handler):
     cmd = A.CompleteQuest
 
@@ -830,11 +828,12 @@ class CompleteQuest(Handler):
 
     def listing(self, s, c, seat):
         p = s.players[seat]
+        here = p.position
         return [
-            _mk(A.CompleteQuest, card, i)
+            cmd
             for card in p.quests
-            for i, choice in enumerate(c.quest[card].complete)
-            if _choice_ok(s, c, p, choice)
+            for cmd, at, choice in _completions(c, card)
+            if (at is None or at == here) and _choice_ok(s, c, p, choice)
         ]
 
     def check(self, s, c, seat, cmd):
@@ -1234,7 +1233,32 @@ class PlayBlackMarket(Handler):
     cmd = A.PlayBlackMarket
 
     def listing(self, s, c, seat):
-        return super().listing(s, c, seat) if s.players[seat].black_market else ()
+        p = s.players[seat]
+        if not p.black_market:
+            return ()
+        on_turn = seat == s.turn_seat
+        out = []
+        for card_id in dict.fromkeys(p.black_market):
+            card = c.black_market_card[card_id]
+            if (
+                (card.when == "own_turn" and not on_turn)
+                or (card.when == "off_turn" and on_turn)
+                or (card.action and not (on_turn and s.actions_left > 0))
+                or fx.unmet(s, c, p, card.requires) is not None
+                or not fx.holds(p, card.cost)
+            ):
+                continue
+            if card.target == "none":
+                out.append(_mk(A.PlayBlackMarket, card_id, None, None))
+                continue
+            for t in bm_targets(s, c, seat, card.target):
+                if card.names_resource:
+                    for res, k in s.players[t].resources.items():
+                        if k > 0:
+                            out.append(_mk(A.PlayBlackMarket, card_id, t, res))
+                else:
+                    out.append(_mk(A.PlayBlackMarket, card_id, t, None))
+        return out
 
     def candidates(self, s, c, seat):
         p = s.players[seat]
@@ -1467,9 +1491,15 @@ def legal_actions(s: State, seat: int) -> list[A.Command]:
         return []
     c = content_of(s)
     out: list[A.Command] = []
-    for kind in kinds:
-        out.extend(HANDLERS[kind].listing(s, c, seat))
+    for listing in _LISTINGS.get(kinds) or [HANDLERS[k].listing for k in kinds]:
+        out.extend(listing(s, c, seat))
     return out
+
+
+_LISTINGS: dict[tuple[str, ...], tuple[Any, ...]] = {
+    kinds: tuple(HANDLERS[k].listing for k in kinds)
+    for kinds in (TURN_ORDER, NO_ACTION_LEFT, OFF_TURN)
+}
 
 
 def check(s: State, seat: int, cmd: A.Command) -> RuleError | None:
