@@ -101,7 +101,10 @@ export class ActionPanel {
       return;
     }
     const used = new Set();
-    const btn = (cmd, label, opts = {}) => { used.add(cmd); return actionButton({ busy, send: ctx.send }, cmd, label ?? w.command(cmd), opts); };
+    const btn = (cmd, label, opts = {}) => {
+      used.add(cmd);
+      return actionButton({ busy, send: ctx.send }, cmd, label ?? w.command(cmd), { title: w.hint(cmd) ?? undefined, ...opts });
+    };
     const of = (type) => legal.filter((a) => a.type === type);
     const group = (title, ...nodes) => {
       const flat = nodes.flat().filter(Boolean);

@@ -210,6 +210,30 @@ export class Words {
     }
   }
 
+  /** A tooltip for a command whose label names a card: what the card does. */
+  hint(cmd) {
+    switch (cmd.type) {
+      case "choose_steed": return this.steeds[cmd.steed]?.flavour ?? null;
+      case "keep_deed": return this.deeds[cmd.deed]?.text ?? null;
+      case "fortune":
+        if (cmd.kind === "upgrade") return this.upgrades[cmd.pick]?.text ?? null;
+        if (cmd.kind === "deed" && /^\d$/.test(cmd.pick)) return this.deeds[this.view?.board?.courtyard?.[Number(cmd.pick)]]?.text ?? null;
+        return null;
+      case "building": return this.buildings[cmd.building]?.text ?? null;
+      case "use_companion": return this.companions[cmd.companion]?.flavour ?? null;
+      case "take_commission": {
+        const top = this.view?.board?.commissions?.[cmd.town]?.top;
+        return top ? `Requests: ${this.commissions[top].requests.map((g) => this.good(g)).join(", ")}` : null;
+      }
+      case "take_hero": case "inn": {
+        const id = this.view?.board?.inn?.[cmd.slot];
+        const hero = this.heroes[id];
+        return hero ? `${hero.name}: ${hero.type} → ${this.town(this.heroTownOf(id))}; requests ${hero.requests.map((g) => this.good(g)).join(", ")}; bonus: ${hero.bonus}` : null;
+      }
+      default: return null;
+    }
+  }
+
   /** "deed:0", "commission:farglen", "hero:2", "upgrade:x", a good id ... in words. */
   pick(p) {
     if (p === null || p === undefined) return "";
@@ -311,7 +335,11 @@ export class Words {
       case "caravan_done": return "The caravan is home.";
       case "final_travel": return "Winter is over: everyone travels one last time to deliver.";
       case "gift": return `${w} ${s("give", "gives")} a quartz to ${this.companion(e.companion)}: ${this.ability(e.ability).toLowerCase()}.`;
-      case "stray": return `${w} ${s("use", "uses")} ${this.companion(e.companion)} (${this.ability(e.ability).toLowerCase()}) and ${s("pass", "passes")} it on.`;
+      case "stray": {
+        const n = this.view?.players?.length || 1;
+        const next = n > 1 ? this.who((e.seat + 1) % n) : null;
+        return `${w} ${s("use", "uses")} ${this.companion(e.companion)} (${this.ability(e.ability).toLowerCase()}) and ${s("pass", "passes")} it ${next ? `to ${next === "You" ? "you" : next}` : "under the deck"}.`;
+      }
       case "upgrade": return `${w} ${s("fit", "fits")} a wagon upgrade: ${this.upgrade(e.upgrade)}.`;
       case "upgraded": return `${w} ${s("upgrade", "upgrades")} a ${this.good(e.good)}.`;
       case "steed": return `${w} ${s("gain", "gains")} a second steed: ${this.steed(e.steed)}.`;
