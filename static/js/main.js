@@ -82,7 +82,7 @@ class RoomPage {
     if (this.module.panel) this.panel.extend(this.module.panel);
     const log = logCard();
     this.notices = h("div", { id: "notices", class: "notices", "aria-live": "assertive" });
-    document.body.append(this.notices);
+    $id("game").before(this.notices); // phones: in the page's flow, above the table
     this.parts = { endgame: endFrame(), log: log.card, seats: this.table.card };
     this.log = new GameLog(log.list, (e) => this.describe(e), this.code);
     $id("loading").hidden = true;
@@ -164,6 +164,9 @@ class RoomPage {
 
   showRoom() {
     const inLobby = this.room?.status === "lobby" && !(this.view && this.view.status !== "lobby");
+    // From the lobby to the game: the table starts at the top (the lobby was scrolled to Start).
+    if (!inLobby && this.shownLobby) window.scrollTo(0, 0);
+    this.shownLobby = inLobby;
     $id("lobby").hidden = !inLobby;
     $id("game").hidden = inLobby;
     document.body.classList.toggle("in-game", !inLobby);
