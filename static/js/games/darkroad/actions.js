@@ -184,7 +184,8 @@ export class ActionPanel {
       for (const a of inns) { if (!bySlot.has(a.slot)) bySlot.set(a.slot, []); bySlot.get(a.slot).push(a); }
       group("Ringway Inn: sell goods to a hero, who joins you", h("div", { class: "dr-cards" }, ...[...bySlot].map(([slot, cmds]) => {
         const hero = view.board.inn[slot];
-        return heroCard(w, hero, h("div", { class: "dr-sell" }, ...cmds.map((a) => {
+        const pays = (w.heroes[hero]?.requests || []).map((g) => `${w.good(g)} $${view.board.wheel.find((x) => x.good === g)?.value ?? "?"}`).join(" · ");
+        return heroCard(w, hero, h("div", { class: "dr-sell" }, h("span", { class: "small muted", text: `Pays ${pays}; +$1 and a quartz per upgraded good` }), ...cmds.map((a) => {
           const pieces = a.goods.map((id) => me.pieces.find((q) => q.id === id)).filter(Boolean);
           const coins = pieces.reduce((n, q) => n + (view.board.wheel.find((x) => x.good === q.good)?.value ?? 0) + (q.up ? 1 : 0), 0);
           const quartz = pieces.filter((q) => q.up).length;
