@@ -158,7 +158,8 @@ class RoomPage {
 
   get presence() {
     const out = {};
-    for (const seat of this.room?.seats || []) out[seat.index] = Boolean(seat.connected || seat.bot);
+    // A person's seat a bot plays while they are away shows them away.
+    for (const seat of this.room?.seats || []) out[seat.index] = !seat.replaced && Boolean(seat.connected || seat.bot);
     return out;
   }
 
@@ -311,7 +312,7 @@ class RoomPage {
       }
     }
     if (!lines.length) return;
-    const MAX = 8;
+    const MAX = 6;
     const shown = lines.length > MAX ? lines.slice(-MAX) : lines;
     const title = lines.length > MAX ? `While you were away (last ${MAX} of ${lines.length}; the rest is in the log)` : "While you were away";
     this.summaryNode?.remove();

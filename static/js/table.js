@@ -59,8 +59,8 @@ export class TimerForm {
       ...RESERVE_CHOICES.map(([v, label]) => h("option", { value: String(v), text: label })));
     this.words = h("p", { class: "muted small timer-words", "data-testid": "timer-words" });
     this.controls = h("div", { class: "timer-controls" },
-      h("label", { for: this.turn.id }, "Turn timer ", this.turn), this.hoursBox,
-      h("label", { for: this.reserve.id }, "Reserve ", this.reserve));
+      h("label", { for: this.turn.id }, "Per turn ", this.turn), this.hoursBox,
+      h("label", { for: this.reserve.id }, "Reserve (each, once) ", this.reserve));
     this.node = h("div", { class: "timer-form", role: "group", "aria-label": "Turn timer" }, this.controls, this.words);
     const save = () => this.save();
     this.turn.addEventListener("change", () => {
@@ -232,8 +232,8 @@ export class Table {
       list.append(h("li", { class: "seat", "data-seat": seat.index },
         seatBadge(seat.index, 22), h("span", { class: "seat-name", text: seat.name }),
         seat.index === this.page.mySeat ? h("span", { class: "tag you", text: "you" }) : null,
-        h("span", { class: `presence ${seat.connected || seat.bot ? "on" : "off"}`,
-          "aria-label": seat.connected || seat.bot ? "connected" : "away" }),
+        h("span", { class: `presence ${!seat.replaced && (seat.connected || seat.bot) ? "on" : "off"}`,
+          "aria-label": !seat.replaced && (seat.connected || seat.bot) ? "connected" : "away" }),
         this.seatTools(seat.index)));
     }
   }

@@ -252,7 +252,21 @@ def test_dropout_bot_timer_and_menu(
             expect(ana.get_by_test_id("version")).not_to_have_text(str(view["version"]))
     assert played_by_bot, "the bot did not play Bo's seat"
     expect(ana.get_by_test_id("version")).to_have_text(str(api.view(code, ana_token)["version"]))
+    ana.evaluate("document.querySelector(\".player[data-seat='1']\").scrollIntoView({block: 'center'})")
     keep(ana, "table-dropout-replaced-by-bot")
+    # Bo shows away (a bot plays for him); End turn stays in sight, the page scrolled.
+    expect(bo_panel.locator(".presence.off")).to_have_count(1)
+    if 0 in who_acts(api.view(code, ana_token)):
+        expect(ana.locator("[data-testid=legal-action][data-type=end_turn]")).to_be_in_viewport(ratio=1)
+
+    # The host hands the seat back (Bo is still away: the button comes back), then lets
+    # the bot play it again until Bo returns.
+    bo_panel.get_by_test_id("hand-back").click()
+    expect(bo_panel.get_by_test_id("seat-replaced")).to_have_count(0)
+    expect(bo_panel.get_by_test_id("replace-with-bot")).to_be_visible()
+    assert api.room(code)["seats"][1]["replaced"] is False
+    bo_panel.get_by_test_id("replace-with-bot").click()
+    expect(bo_panel.get_by_test_id("seat-replaced")).to_be_visible()
 
     # --- Bo comes back: his seat is his again -----------------------------------------
     bo = watch(bo_ctx.new_page(), problems)

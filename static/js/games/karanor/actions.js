@@ -23,8 +23,7 @@ export function lastRoundText(view, words) {
   const by = view.turn?.end_triggered_by;
   if (by === null || by === undefined || view.status !== "playing") return null;
   const p = view.players?.[by];
-  const verb = by === view.seat ? "reached" : "reached";
-  return `Last round: ${words.who(by)} ${verb} ${p?.prestige ?? view.board?.end_prestige ?? ""} prestige`;
+  return `Last round: ${words.who(by)} reached ${p?.prestige ?? view.board?.end_prestige ?? ""} prestige`;
 }
 
 /** Gold a Work pays this seat: 1, plus what its badges and artifacts add (their rules
@@ -63,8 +62,6 @@ export function renderActions(root, ctx) {
   } else if (pendingSeat !== null && pendingSeat !== view.seat) {
     status.append(h("strong", { text: `${words.who(pendingSeat)} ` }), "is making a choice…");
   } else if (mine) {
-    const last = lastRoundText(view, words);
-    if (last) status.append(h("strong", { class: "last-round", "data-testid": "last-round", text: `${last}. ` }));
     status.append(h("strong", { text: "Your turn. " }),
       h("span", { class: "actions-left", text: `${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left` }),
       t.move_left ? h("span", { class: "muted", text: ` · ${t.move_left} step${t.move_left > 1 ? "s" : ""} of your move left (free)` }) : "");
@@ -74,6 +71,8 @@ export function renderActions(root, ctx) {
     status.append(h("strong", { text: `${words.who(t.seat)}'s turn. ` }), "You can trade or chat meanwhile.");
   }
   root.append(status);
+  const last = lastRoundText(view, words);
+  if (last) root.prepend(h("p", { class: "last-round", "data-testid": "last-round", role: "status", text: `${last}.` }));
 
   const moves = legalOf(view, "move");
   if (moves.length) {
