@@ -303,6 +303,10 @@ def test_a_caravan_two_browsers_the_second_joins_and_takes_a_travel_die(
         expect(page.locator(".dr-picks li")).to_have_count(2, timeout=15_000)
         expect(page.locator(".dr-picks")).to_contain_text(bo_is)
     keep(ann_page, "darkroad-caravan-laptop", full_page=True)
+    # A reload mid-caravan reads the joins and picks again from the log.
+    ann_page.reload()
+    expect(ann_page.locator(".dr-picks li")).to_have_count(2, timeout=15_000)
+    expect(ann_page.locator(".dr-joins")).to_contain_text("Bo: joins")
     # The rest of the caravan (visits, deliveries, the leader's good fortune) in the browsers.
     for _ in range(40):
         view = ann.view()

@@ -2,6 +2,7 @@
 // kingdom board, the action panel (steps, choices, every legal command), your wagon with
 // its storage grid (a sheet of its own on a phone), the caravan, the merchants, the log
 // in sentences and the end screen's scoring table and prestige chart.
+import { api } from "../../api.js";
 import { clear, h } from "../../util.js";
 import { ActionPanel, statusText } from "./actions.js";
 import { Board } from "./board.js";
@@ -72,6 +73,26 @@ export function mount(shell, root, content) {
     }
   };
 
+  // The caravan's joins and picks come from events: after a reload, or when views were
+  // skipped, they are read again from the log (the last 120 versions are plenty).
+  let seenVersion = null;
+  let syncing = false;
+  const syncCaravan = async (view) => {
+    if (syncing) return;
+    syncing = true;
+    try {
+      const data = await api("GET", `/api/rooms/${encodeURIComponent(shell.code)}/log?after=${Math.max(0, view.version - 120)}`);
+      const fresh = new CaravanRecord();
+      for (const entry of data.entries || []) fresh.onEvents(entry.events || []);
+      caravan.rec = fresh.rec;
+      caravan.render(el.caravan, shell.view, words);
+    } catch {
+      /* the card keeps what this page saw */
+    } finally {
+      syncing = false;
+    }
+  };
+
   const game = {
     ownSeats: true, // the merchants' panels carry the shell's seat tools (bots, timer, host)
     render(view, events) {
@@ -104,6 +125,8 @@ export function mount(shell, root, content) {
         sheetToggle.hidden = true;
       }
       renderPlayers(el.players, ctx);
+      if (events && view.board.travel && (seenVersion === null || view.version > seenVersion + 1)) syncCaravan(view);
+      if (events) seenVersion = view.version;
       caravan.render(el.caravan, view, words);
     },
     describe(event, view) {
