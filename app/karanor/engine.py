@@ -476,15 +476,35 @@ def _reach(
 
 def path_cost(c: Content, p: Player, start: str, path: tuple[str, ...]) -> int | None:
     """Gold for walking `path` from `start`, or None if two steps are not adjacent."""
-    sea = fx.sea_cost(c, p)
-    gold, here = 0, start
+    crossings = sea_crossings(c, start, path)
+    return None if crossings is None else crossings * fx.sea_cost(c, p)
+
+
+def sea_crossings(c: Content, start: str, path: tuple[str, ...]) -> int | None:
+    """Sea routes taken walking `path` from `start`, or None if two steps are not
+    adjacent. Remembered for walks of a Move's length (the listed paths)."""
+    memo = c.memo.setdefault("crossings", {})
+    key = (start, path)
+    if key in memo:
+        return memo[key]
+    crossings: int | None = _walk(c, start, path)
+    if len(path) <= MEMO_PATH_STEPS:  # a client's long made-up walk is not kept
+        memo[key] = crossings
+    return crossings
+
+
+MEMO_PATH_STEPS = 4  # at most ~40 x 4^4 walks remembered, whatever clients send
+
+
+def _walk(c: Content, start: str, path: tuple[str, ...]) -> int | None:
+    crossings, here = 0, start
     for t in path:
         step = next((by_sea for v, by_sea in c.neighbours.get(here, ()) if v == t), None)
         if step is None:
             return None
-        gold += sea if step else 0
+        crossings += step
         here = t
-    return gold
+    return crossings
 
 
 _HARVEST = (A.Harvest(),)
@@ -1449,7 +1469,7 @@ def _gate(s: State, seat: int, kind: str) -> Check:
     """Checks common to every command, in a fixed order: game over, seat, pending choice."""
     if s.phase == GAME_OVER:
         return _err("game_over", "the game is over")
-    if not isinstance(seat, int) or not 0 <= seat < s.n:
+    if not isinstance(seat, int) or not 0 <= seat < len(s.players):
         return _err("not_a_player", f"seat {seat!r} is not in this game")
     if s.pending:
         head = s.pending[0]
@@ -1504,12 +1524,15 @@ _LISTINGS: dict[tuple[str, ...], tuple[Any, ...]] = {
 
 def check(s: State, seat: int, cmd: A.Command) -> RuleError | None:
     """Why `cmd` is refused, or None if `apply` would accept it."""
-    h = HANDLERS[cmd.type]
+    return _check(s, content_of(s), HANDLERS[cmd.type], seat, cmd)
+
+
+def _check(s: State, c: Content, h: Handler, seat: int, cmd: A.Command) -> Check:
     if h.gated:
         err = _gate(s, seat, cmd.type)
         if err:
             return err
-    return h.check(s, content_of(s), seat, cmd)
+    return h.check(s, c, seat, cmd)
 
 
 def apply(s: State, seat: int, cmd: A.Command | dict[str, Any]) -> tuple[State, Events]:
@@ -1519,12 +1542,13 @@ def apply(s: State, seat: int, cmd: A.Command | dict[str, Any]) -> tuple[State, 
     """
     if not isinstance(cmd, A.Command):
         cmd = A.parse(cmd)
-    err = check(s, seat, cmd)
+    c = content_of(s)
+    h = HANDLERS[cmd.type]
+    err = _check(s, c, h, seat, cmd)
     if err:
         raise err
-    c = content_of(s)
     ev: Events = []
-    HANDLERS[cmd.type].do(s, c, seat, cmd, ev)
+    h.do(s, c, seat, cmd, ev)
     _settle(s, c, ev)
     s.commands += 1
     return s, ev
