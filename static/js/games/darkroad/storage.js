@@ -106,13 +106,13 @@ export class Storage {
     } else if (this.sel?.kind === "incoming") { this.sel = null; }
     if (this.sel?.kind === "piece" && (!this.canRearrange || !me.pieces.some((p) => p.id === this.sel.id))) this.sel = null;
     this.areas = this.layoutAreas();
-    const width = Math.max(...this.areas.map((a) => a.ox + Math.max(a.width * CELL, a.name.startsWith("hero:") ? 100 : 0))) + 4;
+    const width = Math.max(...this.areas.map((a) => a.ox + Math.max(a.width * CELL, a.name.startsWith("hero:") ? 96 : 0))) + 4;
     const height = Math.max(...this.areas.map((a) => a.oy + a.height * CELL)) + 4;
     this.svg.setAttribute("viewBox", `-2 0 ${width} ${height}`);
     this.svg.setAttribute("width", String(width));
     const g = clear(this.svg);
     for (const a of this.areas) {
-      const label = a.name === "main" ? "Wagon storage" : a.name === "saddle" ? "Saddle bag" : `${this.words.hero(a.hero).split(" ")[0]} (1 good)`;
+      const label = a.name === "main" ? "Wagon storage" : a.name === "saddle" ? "Saddle bag" : this.words.hero(a.hero).split(" ")[0].slice(0, 12);
       g.append(s("text", { x: a.ox, y: a.oy - 7, class: "dr-grid-label", text: label }, s("title", { text: a.name.startsWith("hero:") ? `${this.words.hero(a.hero)} stores any one good` : label })));
       for (let y = 0; y < a.height; y += 1) {
         for (let x = 0; x < a.width; x += 1) {
