@@ -161,6 +161,11 @@ def test_dropout_bot_timer_and_menu(
     expect(ana.get_by_test_id("loopback-warning")).to_contain_text("Friends cannot open this link")
     join_room(bo, base, code, "Bo")
     ana_token = token_of(ana, code)
+    # The room link as a QR code, for friends' phones.
+    ana.locator("#room-qr-box summary").click()
+    ana.wait_for_function(
+        "document.querySelector('[data-testid=room-qr]').naturalWidth > 0", timeout=10_000
+    )
 
     # --- the timer in the lobby: "X hours a turn" and a reserve ----------------------------
     with ana.expect_response(lambda r: r.url.endswith("/timer") and r.request.method == "PUT"):
@@ -442,6 +447,14 @@ def test_karanor_page_on_a_laptop(
     api = Api(base)
     problems: list[str] = []
     ana = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+    # Notifications: granted, recorded, and the tab taken for hidden (a background tab).
+    ana.add_init_script(
+        """window.__notes = [];
+        window.Notification = class { constructor(title, o) { window.__notes.push(o.body); }
+          static get permission() { return window.__granted ? 'granted' : 'default'; }
+          static requestPermission() { window.__granted = true; return Promise.resolve('granted'); } };
+        Object.defineProperty(document, 'hidden', { get: () => Boolean(window.__hidden) });"""
+    )
     visitor = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
 
     # A bad room link says so (not "connecting...").
@@ -476,6 +489,12 @@ def test_karanor_page_on_a_laptop(
     expect(waiting).to_be_visible()
     assert not boxes_overlap(waiting.bounding_box(), ana.locator("#trade-panel").bounding_box())
     expect(ana.locator(".player .turn-tag")).to_have_count(0)
+    # Turn notifications: asked for on the click that ticks the box.
+    ana.get_by_test_id("game-menu").click()
+    ana.get_by_test_id("cue-notify").check()
+    expect(ana.get_by_test_id("cue-notify")).to_be_checked()
+    ana.locator("#menu-close").click()
+    ana.evaluate("window.__hidden = true")
     waiting.click()
     for _ in range(2):
         button = ana.locator("#modal[open] [data-testid=legal-action]").first
@@ -497,6 +516,8 @@ def test_karanor_page_on_a_laptop(
         api.send(code, bo_token, pick(api.view(code, bo_token), rng))
     view = api.view(code, ana_token)
     expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
+    ana.wait_for_function("window.__notes.includes('Your turn!')")  # the tab was hidden
+    ana.evaluate("window.__hidden = false")
 
     # --- the actions in reach: End turn inside the window, the page scrolled or not ----------
     end_turn = ana.locator("[data-testid=legal-action][data-type=end_turn]")
