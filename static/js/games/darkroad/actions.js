@@ -145,7 +145,7 @@ export class ActionPanel {
         if (!cmds.length) return null;
         const moved = me.locked[slot - 1];
         const dest = (me.position + moved) % 5;
-        return h("div", { class: "dr-plan-slot" },
+        return h("div", { class: "dr-plan-slot", ...previewOn(ctx, dest) },
           h("div", { class: "dr-plan-head" }, h("b", { text: `Slot ${slot}` }), dieChip(moved, "night", `Locked slot ${slot}: ${moved}`),
             h("span", { class: "small muted", text: `→ pool: moves ${moved}, to face ${facing(this.content, w, view, dest)}` })),
           h("div", { class: "row" }, ...cmds.map((a) => btn(a, w.command(a).replace(/^.*?: /, ""), { cls: "btn small" }))));
@@ -160,7 +160,7 @@ export class ActionPanel {
       group("Move your wagon", ...moves.map((a) => {
         const steps = a.die === "steed" ? 3 : a.die === "night" ? me.pool.night : me.pool.illuminated;
         const dest = (((me.position + steps + a.horseshoe) % 5) + 5) % 5;
-        return h("div", { class: "dr-choice" }, btn(a, w.command(a), { cls: a.horseshoe ? "btn small" : "btn" }),
+        return h("div", { class: "dr-choice", ...previewOn(ctx, dest) }, btn(a, w.command(a), { cls: a.horseshoe ? "btn small" : "btn" }),
           h("span", { class: "small muted", text: `space ${dest + 1}: ${facing(this.content, w, view, dest)}` }));
       }));
     }
@@ -348,6 +348,15 @@ export class ActionPanel {
         return btn(a, `${w.town(a.town)}${n ? ` (${n} to deliver)` : ""}`, { cls: n ? "btn primary small" : "btn small" });
       })));
   }
+}
+
+/** Hovering or focusing a choice rings, on the board, the space the wagon would reach. */
+function previewOn(ctx, dest) {
+  if (!ctx.preview) return {};
+  return {
+    onmouseenter: () => ctx.preview(dest), onmouseleave: () => ctx.preview(null),
+    onfocusin: () => ctx.preview(dest), onfocusout: () => ctx.preview(null),
+  };
 }
 
 /** How many of your heroes and commissions could be delivered at `town`. */

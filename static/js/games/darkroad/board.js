@@ -69,6 +69,9 @@ export class Board {
   update(view, { busy = false, preview = null, last = null } = {}) {
     this.view = view;
     this.last = last;
+    const ring = this.content.board.ringway;
+    this.previewed = preview === null || preview === undefined ? new Set()
+      : new Set([ring[preview], ring[(preview + 1) % 5], ...(preview < 4 ? [view.board.buildings?.[preview]] : [])]);
     const g = clear(this.layer);
     const b = view.board;
     const legal = view.legal_actions || [];
@@ -93,6 +96,7 @@ export class Board {
     node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: 18, class: "dr-panel-bg" }));
     node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: 34, rx: 14, class: "dr-panel-head" }));
     node.append(s("text", { x: p.x + 16, y: p.y + 24, class: "dr-panel-title", text: `${DISTRICT_TITLES[id]}${extra}` }));
+    if (this.previewed.has(id)) node.append(s("rect", { x: p.x - 5, y: p.y - 5, width: p.w + 10, height: p.h + 10, rx: 21, class: "dr-preview-panel" }));
     if (active.has(id)) node.append(s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-open", "text-anchor": "end", text: "open to you" }));
     else if (this.last?.target === id) {
       node.append(s("rect", { x: p.x - 4, y: p.y - 4, width: p.w + 8, height: p.h + 8, rx: 20, class: "dr-last", stroke: seatColour(this.last.seat) }),
@@ -146,7 +150,7 @@ export class Board {
     (view.board.buildings || []).forEach((id, i) => {
       const at = BUILDING_AT[i];
       const info = this.content.buildings.find((x) => x.id === id);
-      const node = s("g", { class: `dr-building${active.has(id) ? " active" : ""}${this.last?.target === id ? " last" : ""}`, transform: `translate(${at.x} ${at.y})` },
+      const node = s("g", { class: `dr-building${active.has(id) ? " active" : ""}${this.last?.target === id ? " last" : ""}${this.previewed.has(id) ? " preview" : ""}`, transform: `translate(${at.x} ${at.y})` },
         s("title", { text: `${info?.name ?? id} (building ${i + 1}, with wagon space ${i + 1}): ${info?.text ?? ""}` }),
         s("rect", { x: -62, y: -30, width: 124, height: 60, rx: 10 }),
         wrapped(info?.name ?? id, { y: -6, max: 16, lh: 17, cls: "dr-building-name", lines: 2 }));

@@ -108,7 +108,8 @@ export function mount(shell, root, content) {
       }
       prevPositions = Object.fromEntries(view.players.map((p) => [p.seat, p.position]));
       const ctx = { view, words, content, busy: shell.busy, send, presence: shell.presence,
-        seatTools: shell.seatTools ? (seat) => shell.seatTools(seat) : null };
+        seatTools: shell.seatTools ? (seat) => shell.seatTools(seat) : null,
+        preview: (space) => board.update(shell.view, { busy: shell.busy, last, preview: space }) };
       shell.setBanner(statusText(view, words));
       board.update(view, { busy: shell.busy, last });
       el.board.dataset.last = last ? JSON.stringify(last) : "";
