@@ -526,7 +526,12 @@ def test_karanor_page_on_a_laptop(
         expect(end_turn).to_be_in_viewport(ratio=1)
     ana.evaluate("window.scrollTo(0, 0)")
     # The Work button's gold comes from the content (a badge can make it 2).
-    expect(ana.locator("[data-testid=legal-action][data-type=work]")).to_contain_text("+1 gold")
+    catalogue = httpx.get(f"{base}/api/games/karanor/content", timeout=10).json()["catalogue"]
+    me = view["players"][0]
+    texts = [catalogue["badges"][b]["text"] for b in me["badges"]]
+    texts += [catalogue["artifacts"][a]["text"] for a in me["artifacts"]]
+    pays = 1 + sum(int(m) for x in texts for m in re.findall(r"Work gives \+(\d+) gold", x))
+    expect(ana.locator("[data-testid=legal-action][data-type=work]")).to_contain_text(f"+{pays} gold")
     gold = ana.evaluate(
         """async () => {
           const m = await import('/static/js/games/karanor/actions.js');
