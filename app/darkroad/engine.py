@@ -836,7 +836,8 @@ class Move(Handler):
             p.horseshoes -= 1
             s.supply["horseshoes"] += 1
             p.horseshoe_used = True
-        ev.append({"type": "moved", "seat": seat, "to": p.position, "steps": steps})
+        # "to" marks a private event (view.events_for): the space is "space".
+        ev.append({"type": "moved", "seat": seat, "space": p.position, "steps": steps})
         ring = c.board.ringway
         s.acts = [ring[p.position], ring[(p.position + 1) % 5]]
         if p.pool_illuminated is None:
@@ -932,7 +933,9 @@ class BazaarChange(Handler):
         s.pending[0]["changed"] = True
         s.market[cmd.source] -= 1
         s.market[cmd.good] += 1
-        ev.append({"type": "market_die_changed", "seat": seat, "from": cmd.source, "to": cmd.good})
+        ev.append(
+            {"type": "market_die_changed", "seat": seat, "from": cmd.source, "good": cmd.good}
+        )
 
 
 def bazaar_cost(s: State, c: Content, p: Player, goods: tuple[str, ...]) -> int:

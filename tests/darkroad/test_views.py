@@ -66,3 +66,30 @@ def test_a_seat_lists_only_its_own_decisions() -> None:
     v = view(s, 1)
     assert v["private"]["pending"] == {"kind": "join", "seat": 1}
     assert v["turn"]["pending"] == {"seat": 1, "kind": "join"}
+
+
+def test_public_events_reach_every_seat() -> None:
+    """Only events marked with a "to" seat are private (`view.events_for`): a move or a
+    market die's new face is public, so no public event may carry a "to" field (a move
+    once named its space "to" and reached only the seat of that number)."""
+    import random
+
+    from app.darkroad import game as dr_game
+
+    game = dr_game.GAME
+    state = game.new_game(game.normalise_options({}), 5, ["A", "B", "C"])
+    rng = random.Random(5)
+    public_types: set[str] = set()
+    for _ in range(400):
+        seats = game.to_act(state)
+        if not seats:
+            break
+        seat = seats[0]
+        actions = game.legal_actions(state, seat)
+        events = game.apply(state, seat, game.parse_command(rng.choice(actions)))
+        for e in events:
+            if "to" in e:
+                assert isinstance(e["to"], int) and e["type"] not in ("moved", "market_die_changed")
+            else:
+                public_types.add(e["type"])
+    assert "moved" in public_types
