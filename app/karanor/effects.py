@@ -61,6 +61,15 @@ def quest_limit(c: Content, p: Player) -> int:
     return max(1, c.rules.hand_size_quests + mods(c, p)["quest_limit"])
 
 
+@functools.lru_cache(maxsize=8)
+def quest_limit_floor(c: Content) -> int:
+    """No player's `quest_limit` is ever below this (every lowering badge and artifact
+    held at once): a hand this small needs no look at the modifiers."""
+    low = sum(min(0, b.passive.quest_limit) * b.count for b in c.badges)
+    low += sum(min(0, a.passive.quest_limit) for a in c.artifacts)
+    return max(1, c.rules.hand_size_quests + low)
+
+
 # --- conditions and costs ------------------------------------------------------------
 
 

@@ -474,12 +474,6 @@ def _reach(
     return best
 
 
-def path_cost(c: Content, p: Player, start: str, path: tuple[str, ...]) -> int | None:
-    """Gold for walking `path` from `start`, or None if two steps are not adjacent."""
-    crossings = sea_crossings(c, start, path)
-    return None if crossings is None else crossings * fx.sea_cost(c, p)
-
-
 def sea_crossings(c: Content, start: str, path: tuple[str, ...]) -> int | None:
     """Sea routes taken walking `path` from `start`, or None if two steps are not
     adjacent. Remembered for walks of a Move's length (the listed paths)."""
@@ -560,38 +554,40 @@ class Move(Handler):
 
     def _plan(
         self, s: State, c: Content, p: Player, cmd: A.Move
-    ) -> tuple[int, tuple, bool] | RuleError:
-        """(gold, path, continues the Move in progress) or the refusal."""
+    ) -> tuple[int, tuple, bool, int] | RuleError:
+        """(gold, path, continues the Move in progress, steps of a new Move) or the refusal."""
         if cmd.to not in c.territory:
             return _err("unknown_territory", f"no territory {cmd.to!r} on the map")
         if cmd.to == p.position:
             return _err("already_there", f"you are already at {c.territory[cmd.to].name}")
+        steps, sea = fx.move_and_sea(c, p)
         if cmd.path is not None:
             if cmd.path[-1] != cmd.to:
                 return _err("bad_path", "a path ends at its destination")
-            gold = path_cost(c, p, p.position, cmd.path)
-            if gold is None:
+            crossings = sea_crossings(c, p.position, cmd.path)
+            if crossings is None:
                 return _err("bad_path", f"{'-'.join(cmd.path)} is not a walk between neighbours")
+            gold = crossings * sea
             if gold > p.gold:
                 return _err("not_enough_gold", f"that path crosses the sea for {gold} gold")
             if len(cmd.path) <= s.move_left:
-                return gold, cmd.path, True
-            if len(cmd.path) > fx.move_steps(c, p):
-                return _err("too_far", f"a Move goes {fx.move_steps(c, p)} territories at most")
-            return gold, cmd.path, False
+                return gold, cmd.path, True, steps
+            if len(cmd.path) > steps:
+                return _err("too_far", f"a Move goes {steps} territories at most")
+            return gold, cmd.path, False, steps
         if s.move_left:
             found = reach(s, c, p, s.move_left).get(cmd.to)
             if found:
-                return found[0], found[1], True
-        found = reach(s, c, p, fx.move_steps(c, p)).get(cmd.to)
+                return found[0], found[1], True, steps
+        found = reach(s, c, p, steps).get(cmd.to)
         if not found:
             return _err(
                 "unreachable",
                 f"{c.territory[cmd.to].name} is out of reach this Move "
-                f"({fx.move_steps(c, p)} territories, sea crossings "
-                f"{fx.sea_cost(c, p)} gold each, {p.gold} gold held)",
+                f"({steps} territories, sea crossings "
+                f"{sea} gold each, {p.gold} gold held)",
             )
-        return found[0], found[1], False
+        return found[0], found[1], False, steps
 
     def check(self, s, c, seat, cmd):
         err = _turn(s, seat, action=False)
@@ -608,12 +604,12 @@ class Move(Handler):
         p = s.players[seat]
         plan = self._plan(s, c, p, cmd)
         assert not isinstance(plan, RuleError)
-        gold, path, continues = plan
+        gold, path, continues, steps = plan
         if continues:
             s.move_left -= len(path)
         else:
             _spend_action(s)
-            s.move_left = fx.move_steps(c, p) - len(path)
+            s.move_left = steps - len(path)
         p.gold -= gold
         p.position = cmd.to
         ev.append(
@@ -1566,9 +1562,10 @@ def _settle(s: State, c: Content, ev: Events) -> None:
         s.pending.pop(0)  # Ruling R12b: no option can be taken, the choice lapses.
         ev.append({"type": "quest_choice_lapsed", "seat": p.seat})
         _after_immediate(s, c, p, head["card"], ev)
+    floor = fx.quest_limit_floor(c)
     for p in s.players:
         if (
-            len(p.quests) > 1
+            len(p.quests) > floor
             and len(p.quests) > fx.quest_limit(c, p)
             and not any(x["kind"] == "quest_discard" and x["seat"] == p.seat for x in s.pending)
         ):
