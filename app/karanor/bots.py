@@ -8,6 +8,7 @@ commands `legal_actions` listed. Trades are free-form: the greedy bot also
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import random
@@ -42,12 +43,12 @@ def pick(actions: Sequence[T], kind: Callable[[T], str], rng: random.Random) -> 
     actions; `end_turn` dropped 80% of the time when something else is possible.
     `kind` reads a command's type (a command value, or its JSON form for clients)."""
     by_type: dict[str, list[T]] = {}
-    for a, k in zip(actions, map(kind, actions), strict=True):
+    for k, run in itertools.groupby(actions, kind):  # listings come grouped by type
         same = by_type.get(k)
         if same is None:
-            by_type[k] = [a]
+            by_type[k] = list(run)
         else:
-            same.append(a)
+            same.extend(run)
     kinds = sorted(by_type)
     if "end_turn" in by_type and len(kinds) > 1 and rng.random() < 0.8:
         kinds.remove("end_turn")
