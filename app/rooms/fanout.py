@@ -51,7 +51,10 @@ class Fanout:
 
     def push_presence(self, room: Room) -> None:
         connected = self.connected(room)
-        seats = [{"index": s.index, "connected": s.bot or s.id in connected} for s in room.seats]
+        seats = [
+            {"index": s.index, "connected": (s.bot and not s.replaced) or s.id in connected}
+            for s in room.seats
+        ]
         self.p.hub.broadcast(room.code, views.dumps({"type": "presence", "seats": seats}))
 
     async def push_lobby(self, room: Room) -> None:

@@ -23,7 +23,7 @@ import contextlib
 import logging
 from typing import Any
 
-from app.rooms import errors
+from app.rooms import errors, tokens
 from app.rooms.bots import BotRunner
 from app.rooms.cache import RoomCache
 from app.rooms.clocks import MAX_TURN_SECONDS, advance, deadlines, new_timer, now
@@ -193,6 +193,11 @@ class Table:
         with contextlib.suppress(errors.PlatformError):
             await self.p.write(tx)
         self.arm(room)
+        # The room's sockets see the new deadlines (the countdowns follow the turn).
+        live = room.live
+        self.fanout.push_room(
+            room, self._status(room), room.options, live.version if live else None
+        )
 
     def arm(self, room: Room) -> None:
         """Wake at the earliest deadline of the room's clocks."""
@@ -297,5 +302,27 @@ class Table:
                 return code, 0, token
             row = await self.p.read(read)  # another seat's ask won the race: join theirs
         target = await self.cache.get(row.rematch)
+        again = await self._seat_again(target, seat.name)
+        if again is not None:  # this seat asked before (another browser): the same seat
+            return target.code, *again
         index, token = await self.lobby.join(target, seat.name)
         return target.code, index, token
+
+    async def _seat_again(self, target: Room, name: str) -> tuple[int, str] | None:
+        """The rematch seat this person took before, with a fresh token (names are unique
+        in a room, and the asker is authenticated as the old room's seat of that name)."""
+
+        def tx() -> tuple[int, str] | None:
+            with write_transaction(self.p.db) as conn:
+                for row in repo.seats_of(conn, room_id=target.room_id):
+                    if row.name == name and row.token_hash is not None:
+                        token = tokens.new_seat_token()
+                        repo.set_seat_token(
+                            conn, seat_id=row.id, token_hash=tokens.hash_token(token)
+                        )
+                        return int(row.index), token
+            return None
+
+        found = await self.p.write(tx)
+        target.auth.clear()
+        return found

@@ -111,7 +111,8 @@ def room_info(
                 "bot": s.bot,
                 "host": s.host,
                 "replaced": s.replaced,
-                "connected": s.bot or s.id in connected,
+                # A bot is always there; a person's seat a bot plays shows the person.
+                "connected": (s.bot and not s.replaced) or s.id in connected,
             }
             for s in room.seats
         ],

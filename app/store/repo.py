@@ -79,6 +79,11 @@ def set_seat_bot(conn: Connection, *, room_id: int, index: int, bot: bool) -> bo
     return result.rowcount == 1
 
 
+def set_seat_token(conn: Connection, *, seat_id: int, token_hash: str) -> None:
+    """A seat's token replaced (the previous one stops working)."""
+    conn.execute(update(seats).where(seats.c.id == seat_id).values(token_hash=token_hash))
+
+
 def rooms_with_timers(conn: Connection) -> list[str]:
     """Codes of the rooms in play whose turn timer is on."""
     query = select(rooms.c.code).where(rooms.c.status == "playing", rooms.c.timer.is_not(None))

@@ -132,6 +132,9 @@ def test_play_again_opens_one_room_for_the_same_table(run_service: Any) -> None:
         assert index == 0  # the first to ask hosts the new room
         again_code, ann_index, _ = await service.rematch(ann)
         assert (again_code, ann_index) == (new_code, 2)  # after the bot, seated with it
+        # Asked again from another browser: the same seat (a fresh token), not a new one.
+        third_code, third_index, third_token = await service.rematch(ann)
+        assert (third_code, third_index) == (new_code, 2) and third_token
         assert (await service.room_info(code))["rematch"] == new_code
         new = await service.room_info(new_code)
         assert new["game"] == "toy" and new["options"] == {"target": 12}
