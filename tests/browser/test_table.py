@@ -31,7 +31,11 @@ pytestmark = pytest.mark.slow
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 LAPTOP = {"width": 1280, "height": 800}
-FAST = {"KARANOR_BOT_DELAY_SECONDS": "0", "KARANOR_LOG_LEVEL": "warning", "KARANOR_ROOMS_PER_HOUR": "0"}
+FAST = {
+    "KARANOR_BOT_DELAY_SECONDS": "0",
+    "KARANOR_LOG_LEVEL": "warning",
+    "KARANOR_ROOMS_PER_HOUR": "0",
+}
 MODAL_TYPES = {"draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"}
 
 
@@ -257,12 +261,16 @@ def test_dropout_bot_timer_and_menu(
             expect(ana.get_by_test_id("version")).not_to_have_text(str(view["version"]))
     assert played_by_bot, "the bot did not play Bo's seat"
     expect(ana.get_by_test_id("version")).to_have_text(str(api.view(code, ana_token)["version"]))
-    ana.evaluate("document.querySelector(\".player[data-seat='1']\").scrollIntoView({block: 'center'})")
+    ana.evaluate(
+        "document.querySelector(\".player[data-seat='1']\").scrollIntoView({block: 'center'})"
+    )
     keep(ana, "table-dropout-replaced-by-bot")
     # Bo shows away (a bot plays for him); End turn stays in sight, the page scrolled.
     expect(bo_panel.locator(".presence.off")).to_have_count(1)
     if 0 in who_acts(api.view(code, ana_token)):
-        expect(ana.locator("[data-testid=legal-action][data-type=end_turn]")).to_be_in_viewport(ratio=1)
+        expect(ana.locator("[data-testid=legal-action][data-type=end_turn]")).to_be_in_viewport(
+            ratio=1
+        )
 
     # The host hands the seat back (Bo is still away: the button comes back), then lets
     # the bot play it again until Bo returns.
@@ -297,7 +305,9 @@ def test_attack_notice_moves_and_log(
     ana_token = token_of(ana, code)
     tokens = [ana_token, api.join(code, "Bo"), api.join(code, "Cy")]
     expect(ana.get_by_test_id("seat")).to_have_count(3)
-    r = api.host_call("POST", f"/api/rooms/{code}/start", ana_token, {"options": {"end_prestige": 30}})
+    r = api.host_call(
+        "POST", f"/api/rooms/{code}/start", ana_token, {"options": {"end_prestige": 30}}
+    )
     assert r.status_code == 200, r.text
     expect(ana.locator("#modal[open]")).to_be_visible(timeout=10_000)
 
@@ -325,7 +335,12 @@ def test_attack_notice_moves_and_log(
             keep(ana, "table-attack-notice")
             attacked = True
             break
-        if cmd["type"] == "move" and seat != 0 and not moved_shot and len(cmd.get("path") or []) > 1:
+        if (
+            cmd["type"] == "move"
+            and seat != 0
+            and not moved_shot
+            and len(cmd.get("path") or []) > 1
+        ):
             # The pawn glides along its path; the territory it reached is outlined.
             expect(ana.locator("[data-testid=pawn-moving]")).to_have_count(1)
             keep(ana, "table-move-animated")
@@ -347,7 +362,9 @@ def test_attack_notice_moves_and_log(
     log = ana.get_by_test_id("game-log")
     expect(log).to_have_attribute("tabindex", "0")
     assert log.get_attribute("aria-label")
-    versions = [int(v) for v in log.locator("li").evaluate_all("ls => ls.map(l => l.dataset.version)")]
+    versions = [
+        int(v) for v in log.locator("li").evaluate_all("ls => ls.map(l => l.dataset.version)")
+    ]
     assert versions == sorted(versions), versions
     lines = log.locator("p").all_inner_texts()
     assert not [t for t in lines if re.match(r"You drew \d+ (quest|black-market) card", t)], lines
@@ -371,7 +388,9 @@ def test_end_screen_breakdown_and_rematch(
     ana.locator("#add-bot").click()
     expect(ana.get_by_test_id("seat")).to_have_count(3)
     tokens = {0: token_of(ana, code), 1: token_of(bo, code)}
-    r = api.host_call("POST", f"/api/rooms/{code}/start", tokens[0], {"options": {"end_prestige": 3}})
+    r = api.host_call(
+        "POST", f"/api/rooms/{code}/start", tokens[0], {"options": {"end_prestige": 3}}
+    )
     assert r.status_code == 200, r.text
 
     rng = random.Random(5)
@@ -386,7 +405,9 @@ def test_end_screen_breakdown_and_rematch(
             last_round_seen = True
         humans = [s for s in who_acts(view) if s in tokens]
         if not humans:
-            expect(ana.get_by_test_id("version")).not_to_have_text(str(view["version"]), timeout=10_000)
+            expect(ana.get_by_test_id("version")).not_to_have_text(
+                str(view["version"]), timeout=10_000
+            )
             continue
         seat = humans[0]
         api.send(code, tokens[seat], pick(api.view(code, tokens[seat]), rng))
@@ -507,7 +528,11 @@ def test_karanor_page_on_a_laptop(
     rng = random.Random(2)
     for _ in range(50):  # on to Ana's turn
         view = api.view(code, ana_token)
-        if 0 in who_acts(view) and view["turn"]["phase"] == "action" and not view["turn"]["pending"]:
+        if (
+            0 in who_acts(view)
+            and view["turn"]["phase"] == "action"
+            and not view["turn"]["pending"]
+        ):
             break
         if 0 in who_acts(view):
             ana.locator("#modal[open] [data-testid=legal-action]").first.click()
@@ -531,7 +556,9 @@ def test_karanor_page_on_a_laptop(
     texts = [catalogue["badges"][b]["text"] for b in me["badges"]]
     texts += [catalogue["artifacts"][a]["text"] for a in me["artifacts"]]
     pays = 1 + sum(int(m) for x in texts for m in re.findall(r"Work gives \+(\d+) gold", x))
-    expect(ana.locator("[data-testid=legal-action][data-type=work]")).to_contain_text(f"+{pays} gold")
+    expect(ana.locator("[data-testid=legal-action][data-type=work]")).to_contain_text(
+        f"+{pays} gold"
+    )
     gold = ana.evaluate(
         """async () => {
           const m = await import('/static/js/games/karanor/actions.js');
