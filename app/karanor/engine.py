@@ -688,6 +688,24 @@ class Work(Handler):
         ev.append({"type": "work", "seat": seat, "gold": gold})
 
 
+def _build_costs(c: Content) -> dict[str, tuple[tuple[A.Build, int, int, tuple], ...]]:
+    """Each business card's Build commands (plain, then with the bonus) with what they
+    cost: (command, gold, gold the build discount lowers, resources)."""
+    table = c.memo.get("build_costs")
+    if table is None:
+        table = c.memo["build_costs"] = {}
+        for card_id, card in c.business_card.items():
+            need = dict(card.cost.resources)
+            costs = [(A.Build(card_id, False), 0, card.cost.gold, tuple(need.items()))]
+            if card.bonus:
+                for r, k in card.bonus.cost.resources.items():
+                    need[r] = need.get(r, 0) + k
+                bonus = (A.Build(card_id, True), card.bonus.cost.gold, card.cost.gold)
+                costs.append((*bonus, tuple(need.items())))
+            table[card_id] = tuple(costs)
+    return table
+
+
 class Build(Handler):
     cmd = A.Build
 
@@ -711,18 +729,13 @@ class Build(Handler):
         off = fx.mods(c, p)["build_discount"]
         held = p.resources
         out = []
+        table = _build_costs(c)
         for card_id in p.business_hand:
-            card = c.business_card[card_id]
-            gold = max(0, card.cost.gold - off)
-            need = card.cost.resources
-            if p.gold >= gold and all(held.get(r, 0) >= k for r, k in need.items()):
-                out.append(_mk(A.Build, card_id, False))
-            if card.bonus:
-                extra = card.bonus.cost.resources
-                if p.gold >= gold + card.bonus.cost.gold and all(
-                    held.get(r, 0) >= need.get(r, 0) + extra.get(r, 0) for r in need | extra
+            for cmd, gold, discounted, need in table[card_id]:
+                if p.gold >= gold + max(0, discounted - off) and all(
+                    held.get(r, 0) >= k for r, k in need
                 ):
-                    out.append(_mk(A.Build, card_id, True))
+                    out.append(cmd)
         return out
 
     def check(self, s, c, seat, cmd):
@@ -821,17 +834,19 @@ class Interact(Handler):
         fx.give_quests(s, c, p, 1, ev)
 
 
-def _completions(c: Content, card: str) -> tuple[tuple[A.CompleteQuest, str | None, Any], ...]:
-    """A quest's completion commands, each with the territory its choice requires (a
+def _completions(c: Content) -> dict[str, tuple[tuple[A.CompleteQuest, str | None, Any], ...]]:
+    """Each quest's completion commands, each with the territory its choice requires (a
     quick refusal before the whole check; most completions are tied to one place)."""
-    memo = c.memo.setdefault("completions", {})
-    found = memo.get(card)
-    if found is None:
-        found = memo[card] = tuple(
-            (A.CompleteQuest(card, i), next((x.at for x in ch.requires if x.at), None), ch)
-            for i, ch in enumerate(c.quest[card].complete)
-        )
-    return found
+    table = c.memo.get("completions")
+    if table is None:
+        table = c.memo["completions"] = {
+            card: tuple(
+                (A.CompleteQuest(card, i), next((x.at for x in ch.requires if x.at), None), ch)
+                for i, ch in enumerate(q.complete)
+            )
+            for card, q in c.quest.items()
+        }
+    return table
 
 
 class CompleteQuest(Handler):
@@ -844,11 +859,14 @@ class CompleteQuest(Handler):
 
     def listing(self, s, c, seat):
         p = s.players[seat]
+        if not p.quests:
+            return ()
         here = p.position
+        table = _completions(c)
         return [
             cmd
             for card in p.quests
-            for cmd, at, choice in _completions(c, card)
+            for cmd, at, choice in table[card]
             if (at is None or at == here) and _choice_ok(s, c, p, choice)
         ]
 
