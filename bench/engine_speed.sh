@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Engine speed beside catanatron, in the same run (Rules engine issue, "Speed").
 # Usage: bench/engine_speed.sh [GAMES]   (default 40; 3 runs each, medians compared)
+# Wall-clock rates give `ratio`; rates per second of each process's CPU time give
+# `ratio_cpu`, steadier when other work shares the machine.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GAMES="${1:-40}"
@@ -19,6 +21,11 @@ import json, statistics, sys
 rows = [json.loads(l) for l in sys.stdin if l.strip().startswith("{")]
 cat = statistics.median(r["actions_per_second"] for r in rows if "engine" in r)
 ours = statistics.median(r["commands_per_second"] for r in rows if "bots" in r)
+cat_cpu = statistics.median(r["actions_per_cpu_second"] for r in rows if "engine" in r)
+ours_cpu = statistics.median(r["commands_per_cpu_second"] for r in rows if "bots" in r)
 print(json.dumps({"catanatron_actions_per_second": cat, "karanor_commands_per_second": ours,
-                  "ratio": round(ours / cat, 2)}))
+                  "ratio": round(ours / cat, 2),
+                  "catanatron_actions_per_cpu_second": cat_cpu,
+                  "karanor_commands_per_cpu_second": ours_cpu,
+                  "ratio_cpu": round(ours_cpu / cat_cpu, 2)}))
 '
