@@ -1067,29 +1067,54 @@ def market_prices(
     return pay, earn
 
 
+def _market_visits(c: Content, traded: tuple[str, ...]) -> tuple[A.Market, ...]:
+    """Every well-formed visit to a market trading `traded`: buy 1-2, sell 1-2, or buy 1
+    and sell 1 of another resource. Built once; listings only price them."""
+    memo = c.memo.setdefault("market_visits", {})
+    found = memo.get(traded)
+    if found is None:
+        singles = [((r, 1),) for r in traded]
+        doubles = [((r, 2),) for r in traded] + [
+            ((a, 1), (b, 1)) for a, b in itertools.combinations(traded, 2)
+        ]
+        found = memo[traded] = (
+            *(A.Market(buy=b) for b in singles + doubles),
+            *(A.Market(sell=sl) for sl in singles + doubles),
+            *(
+                A.Market(buy=b, sell=sl)
+                for b, sl in itertools.product(singles, singles)
+                if b[0][0] != sl[0][0]
+            ),
+        )
+    return found
+
+
 class Market(Handler):
     """Two players only: buy 1-2, sell 1-2, or buy 1 and sell 1 (rulebook, Market)."""
 
     cmd = A.Market
 
     def listing(self, s, c, seat):
-        return () if s.market is None else super().listing(s, c, seat)
+        if s.market is None:
+            return ()
+        p = s.players[seat]
+        r = c.rules
+        out = []
+        for cmd in _market_visits(c, tuple(s.market)):
+            prices = market_prices(
+                s.market, r.market_max, cmd.buy, cmd.sell, r.market_buy, r.market_sell
+            )
+            if (
+                not isinstance(prices, str)
+                and all(p.resources.get(res, 0) >= k for res, k in cmd.sell)
+                and p.gold + prices[1] >= prices[0]
+            ):
+                out.append(cmd)
+        return out
 
     def candidates(self, s, c, seat):
-        if s.market is None:
-            return
-        res = list(s.market)
-        singles = [((r, 1),) for r in res]
-        doubles = [((r, 2),) for r in res] + [
-            ((a, 1), (b, 1)) for a, b in itertools.combinations(res, 2)
-        ]
-        for b in singles + doubles:
-            yield A.Market(buy=b)
-        for sl in singles + doubles:
-            yield A.Market(sell=sl)
-        for b, sl in itertools.product(singles, singles):
-            if b[0][0] != sl[0][0]:
-                yield A.Market(buy=b, sell=sl)
+        if s.market is not None:
+            yield from _market_visits(c, tuple(s.market))
 
     def check(self, s, c, seat, cmd):
         if s.market is None:
