@@ -895,9 +895,24 @@ class CompleteQuest(Handler):
             fx.gain_prestige(s, c, p, q.prestige, ev)
         _discard_quest(s, c, cmd.card)
         if q.sequel:
-            # Ruling R13: the sequel goes straight to the hand and counts toward the limit.
-            ev.append({"type": "sequel", "seat": seat, "card": q.sequel})
-            fx.receive_quest(s, c, p, q.sequel, ev)
+            if _sequel_out(s, q.sequel):
+                # Ruling R13c: the sequel card exists once; a first part completed again
+                # (back through the reshuffled discards) gives none while it is out.
+                ev.append({"type": "sequel_out", "seat": seat, "card": q.sequel})
+            else:
+                # Ruling R13: the sequel goes straight to the hand, counts toward the limit.
+                ev.append({"type": "sequel", "seat": seat, "card": q.sequel})
+                fx.receive_quest(s, c, p, q.sequel, ev)
+
+
+def _sequel_out(s: State, card: str) -> bool:
+    """Whether the sequel card `card` is already somewhere: in a hand (shared quests are
+    hands shown to all), waiting as a choice, or discarded."""
+    return (
+        card in s.discards["sequels"]
+        or any(card in p.quests for p in s.players)
+        or any(x.get("card") == card for x in s.pending)
+    )
 
 
 class Deliver(Handler):

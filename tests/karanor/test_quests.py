@@ -341,3 +341,23 @@ def test_immediate_choice_offers_only_what_can_be_paid(s):
     refuse(s, 0, {"type": "quest_choice", "card": "q_toll", "option": 1}, "cannot_afford")
     play(s, 0, {"type": "quest_choice", "card": "q_toll", "option": 0})
     assert s.players[0].gold == 0 and s.players[0].prestige == 1
+
+
+def test_a_sequel_card_exists_once(s):
+    """Quest Cards: "go and find the matching continuation in the Quest Sequel deck" (one
+    card per sequel; R13c: a first part that came back through the reshuffled discards and
+    is completed again gives no second copy while the sequel is in a hand, waiting as a
+    choice, or discarded)."""
+    put(s, 0, position="hub", quests=["q_ledger_1"], gold=5)
+    put(s, 1, quests=["q_ledger_2"])  # the sequel is in another merchant's hand
+    events = play(s, 0, {"type": "complete_quest", "card": "q_ledger_1"})
+    assert s.players[0].quests == [] and s.players[1].quests == ["q_ledger_2"]
+    assert first(events, "sequel_out")["card"] == "q_ledger_2"
+    assert not [e for e in events if e["type"] == "sequel"]
+    # Discarded, it is still out: completing the first part again gives nothing either.
+    s.players[1].quests = []
+    s.discards["sequels"].append("q_ledger_2")
+    put(s, 0, quests=["q_ledger_1"], gold=5)
+    events = play(s, 0, {"type": "complete_quest", "card": "q_ledger_1"})
+    assert "q_ledger_2" not in s.players[0].quests
+    assert first(events, "sequel_out")

@@ -85,6 +85,7 @@ export class Words {
       case "interact": return `${w} met ${this.inhabitant(e.inhabitant)} in ${this.place(e.territory)}.`;
       case "quest_done": return `${w} completed the quest ${this.card("quests", e.card)}.`;
       case "sequel": return `${w} took the sequel ${this.card("quests", e.card)}.`;
+      case "sequel_out": return `The sequel ${this.card("quests", e.card)} is already out: no second copy.`;
       case "deliver": return `${w} made the delivery ${this.cat.deliveries?.[e.card]?.name || ""} for ${e.gold} gold.`;
       case "delivery_revealed": return e.card ? `New delivery: ${this.cat.deliveries?.[e.card]?.text ?? e.card}` : "No deliveries remain.";
       case "partner": return `${w} recruited the ${e.resource} partner for ${e.gold} gold.`;
