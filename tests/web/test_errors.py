@@ -43,7 +43,14 @@ def test_create_room_answers_code_url_token_and_cookie(http: httpx.Client) -> No
     room = http.get(f"/api/rooms/{body['code']}").json()
     assert room["status"] == "lobby"
     assert room["seats"] == [
-        {"index": 0, "name": "Ada", "bot": False, "host": True, "connected": False}
+        {
+            "index": 0,
+            "name": "Ada",
+            "bot": False,
+            "host": True,
+            "replaced": False,
+            "connected": False,
+        }
     ]
     assert room["options"]["max_players"] == 4
 
