@@ -147,6 +147,15 @@ def who_acts(view: dict[str, Any]) -> list[int]:
 # --- 1. a dropout, the timer, the game menu ----------------------------------------------
 
 
+def page_follows(page: Page, version: int) -> None:
+    """The page shows `version` or a later one (bots keep playing: a fixed value races)."""
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=version]').textContent) >= v",
+        arg=version,
+        timeout=10_000,
+    )
+
+
 def test_dropout_bot_timer_and_menu(
     server_factory: Callable[..., ServerProcess], browser: Browser
 ) -> None:
@@ -260,7 +269,8 @@ def test_dropout_bot_timer_and_menu(
         else:  # the bots' move: the page follows
             expect(ana.get_by_test_id("version")).not_to_have_text(str(view["version"]))
     assert played_by_bot, "the bot did not play Bo's seat"
-    expect(ana.get_by_test_id("version")).to_have_text(str(api.view(code, ana_token)["version"]))
+    # The page follows (the bots may already be further: at least this version).
+    page_follows(ana, api.view(code, ana_token)["version"])
     ana.evaluate(
         "document.querySelector(\".player[data-seat='1']\").scrollIntoView({block: 'center'})"
     )
@@ -327,7 +337,7 @@ def test_attack_notice_moves_and_log(
         cmd = attack[0] if attack else pick(mine, rng)
         result = api.send(code, tokens[seat], cmd)
         if attack:
-            expect(ana.get_by_test_id("version")).to_have_text(str(result["version"]))
+            page_follows(ana, result["version"])
             notice = ana.get_by_test_id("attack-notice").last
             expect(notice).to_be_visible()
             expect(notice).to_contain_text("on you")
@@ -388,6 +398,17 @@ def test_end_screen_breakdown_and_rematch(
     ana.locator("#add-bot").click()
     expect(ana.get_by_test_id("seat")).to_have_count(3)
     tokens = {0: token_of(ana, code), 1: token_of(bo, code)}
+    # Every text the banner shows, kept: the last round may pass faster than a check
+    # (the bot plays at once), so the test reads what was shown, not what is shown now.
+    ana.evaluate(
+        """() => {
+          window.__banners = [];
+          new MutationObserver(() => {
+            const b = document.querySelector('#turn-banner');
+            if (b) window.__banners.push(b.textContent);
+          }).observe(document.body, {subtree: true, childList: true, characterData: true});
+        }"""
+    )
     r = api.host_call(
         "POST", f"/api/rooms/{code}/start", tokens[0], {"options": {"end_prestige": 3}}
     )
@@ -400,8 +421,10 @@ def test_end_screen_breakdown_and_rematch(
         if view["status"] != "playing":
             break
         if view["turn"].get("end_triggered_by") is not None and not last_round_seen:
-            expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
-            expect(ana.locator("#turn-banner")).to_contain_text("Last round:")
+            page_follows(ana, view["version"])
+            ana.wait_for_function(
+                "window.__banners.some(t => t.includes('Last round:'))", timeout=10_000
+            )
             last_round_seen = True
         humans = [s for s in who_acts(view) if s in tokens]
         if not humans:
@@ -540,7 +563,7 @@ def test_karanor_page_on_a_laptop(
             continue
         api.send(code, bo_token, pick(api.view(code, bo_token), rng))
     view = api.view(code, ana_token)
-    expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
+    page_follows(ana, view["version"])
     ana.wait_for_function("window.__notes.includes('Your turn!')")  # the tab was hidden
     ana.evaluate("window.__hidden = false")
 
@@ -597,7 +620,7 @@ def test_karanor_page_on_a_laptop(
     assert steps
     api.send(code, ana_token, steps[0])
     view = api.view(code, ana_token)
-    expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
+    page_follows(ana, view["version"])
     if view["turn"]["move_left"]:
         expect(ana.locator(".move-target[data-action='0']").first).to_be_attached()
         expect(ana.locator(".move-target[data-action='1']").first).to_be_attached()
@@ -626,7 +649,7 @@ def test_karanor_page_on_a_laptop(
         api.send(code, token, pick(api.view(code, token), rng, avoid=("market",)))
     quests = view["players"][1].get("quests")
     assert quests, "Bo got no quest"
-    expect(ana.get_by_test_id("version")).to_have_text(str(view["version"]))
+    page_follows(ana, view["version"])
     content = httpx.get(f"{base}/api/games/karanor/content", timeout=10).json()["catalogue"]
     panel = ana.locator(".player[data-seat='1'] [data-testid=public-quests]")
     for q in quests:
