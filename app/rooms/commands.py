@@ -57,6 +57,7 @@ class CommandPath:
         self.after = after
         self.on_done = on_done
         self._tasks: set[asyncio.Task[None]] = set()
+        self._starting = 0  # pushes scheduled whose task is not created yet
 
     # --- the live game ------------------------------------------------------------------
 
@@ -242,12 +243,19 @@ class CommandPath:
             raise
 
     def _publish(self, room: Room, live: LiveGame, events: list[dict[str, Any]]) -> None:
-        """Push the new version (a task that releases the room's lock when done)."""
-        task = asyncio.get_running_loop().create_task(
-            self._push(room, live, events), name=f"views-{room.code}"
-        )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        """Push the new version (a task that releases the room's lock when done), started
+        one turn of the event loop later: the sender's ack, queued on its socket when
+        `run` returns, is written before this version's views are built."""
+        loop = asyncio.get_running_loop()
+        self._starting += 1
+
+        def start() -> None:
+            self._starting -= 1
+            task = loop.create_task(self._push(room, live, events), name=f"views-{room.code}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        loop.call_soon(start)
 
     async def _push(self, room: Room, live: LiveGame, events: list[dict[str, Any]]) -> None:
         try:
@@ -261,5 +269,8 @@ class CommandPath:
 
     async def drain(self) -> None:
         """Wait for the views being pushed (shutdown, tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        while self._tasks or self._starting:
+            if self._tasks:
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            else:
+                await asyncio.sleep(0)

@@ -28,11 +28,15 @@ def test_a_bot_answers_through_the_command_path(
     run_service: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[str] = []
+    moves: list[Any] = []
     decide = TOY.bot_move
 
     def watched(state: Any, bot_seats: frozenset[int], salt: int) -> Any:
         threads.append(threading.current_thread().name)
-        return decide(state, bot_seats, salt)
+        move = decide(state, bot_seats, salt)
+        if move is not None:
+            moves.append(move)
+        return move
 
     monkeypatch.setattr(TOY, "bot_move", watched)
 
@@ -45,9 +49,12 @@ def test_a_bot_answers_through_the_command_path(
         assert sum(e["n"] for e in log[1]["events"] if e["type"] == "added") == 3
         room = await service.cache.get(code)
         assert room.live is not None and ("bot-2" in {cid for _s, cid in room.live.recent})
-        # Decided off the event loop's thread, and once per move (not again after).
+        # Decided off the event loop's thread, and once per move played (a look that
+        # finds nothing to do may come more than once: it costs no move).
         assert threads and threading.main_thread().name not in threads
-        assert len([t for t in threads]) <= 3
+        await service.commands.drain()
+        bot_entries = [e for e in await service.log_entries(ann, 0, 100) if e["seat"] == 1]
+        assert len(moves) == len(bot_entries) == 1
 
     run_service(body)
 
