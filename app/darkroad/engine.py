@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from itertools import combinations, product
 from typing import Any
 
+from app.games import rng
+
 from . import actions as A
-from . import rng
 from . import storage as st
 from .content import Content, Effect, load
 from .errors import RuleError

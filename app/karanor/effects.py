@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from . import rng
+from app.games import rng
+
 from .content import MODIFIER_FIELDS, Bundle, Condition, Content, Hit, Reward
 from .state import Player, State
 

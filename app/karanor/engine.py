@@ -19,9 +19,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.games import rng
+
 from . import actions as A
 from . import effects as fx
-from . import rng, trades
+from . import trades
 from .content import Content, load
 from .errors import RuleError
 from .state import ACTION, DRAFT, GAME_OVER, Business, Player, State

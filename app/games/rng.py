@@ -1,4 +1,5 @@
-"""A small deterministic RNG whose whole state is one integer kept in the game state.
+"""A small deterministic RNG whose whole state is one integer kept in a game's state, shared
+by the games (they may import `app.games`, never each other).
 
 SplitMix64: fast, good enough for shuffling decks, and trivially serialised,
 so a snapshot carries the RNG and a replay from the seed repeats every draw.
