@@ -108,19 +108,24 @@ def owned(view: dict[str, Any]) -> set[str]:
 
 
 def click_territory(page: Page, territory: str) -> None:
-    """Tap the highlighted territory at its centre point, as a player would."""
-    point = page.evaluate(
+    """Tap the highlighted territory at its centre point, as a player would. Through the
+    locator, so Playwright scrolls it into view and waits until nothing (a notice, the
+    action bar) covers that point: a raw mouse click there could land on something else."""
+    target = page.locator(f'.move-target[data-to="{territory}"]').first
+    target.scroll_into_view_if_needed()
+    offset = page.evaluate(
         """(id) => {
           const poly = document.querySelector(`.move-target[data-to="${id}"]`);
           const svg = poly.ownerSVGElement;
           const c = window.__karanorCenters[id];
           const pt = svg.createSVGPoint(); pt.x = c[0]; pt.y = c[1];
           const p = pt.matrixTransform(svg.getScreenCTM());
-          return [p.x, p.y];
+          const box = poly.getBoundingClientRect();
+          return [p.x - box.left, p.y - box.top];
         }""",
         territory,
     )
-    page.mouse.click(point[0], point[1])
+    target.click(position={"x": offset[0], "y": offset[1]})
 
 
 def test_three_browsers_play_a_game(
