@@ -16,7 +16,7 @@ from app.realtime.hub import Hub
 from app.rooms import cleanup
 from app.rooms.service import RoomService
 from app.store.db import create_db_engine
-from app.web import games, health, pages, qr, rooms, table, ws
+from app.web import games, health, i18n, pages, qr, rooms, table, ws
 from app.web.errors import (
     MAX_BODY_BYTES,
     BodyLimitMiddleware,
@@ -120,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeadersMiddleware)  # every answer, errors included
     app.include_router(health.router)
     app.include_router(games.router)
+    app.include_router(i18n.router)
     app.include_router(rooms.router)
     app.include_router(table.router)
     app.include_router(qr.router)

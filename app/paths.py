@@ -35,3 +35,8 @@ def static_dir() -> Path:
 
 def migrations_dir() -> Path:
     return resource_dir("migrations")
+
+
+def locale_dir() -> Path:
+    """The platform's translations (`<lang>.po`); each game has its own `locale/`."""
+    return PACKAGE_DIR / "locale"

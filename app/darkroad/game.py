@@ -10,10 +10,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
+from app.games import i18n
 from app.games.base import BotMove, Events
 from app.games.base import RuleError as GameRuleError
 
@@ -23,6 +25,8 @@ from .errors import RuleError
 from .state import OVER, State
 
 CONTENT_PACK = "base"
+# The game's translations: locale/<lang>.po (English is the source language).
+LOCALE = Path(__file__).resolve().parent / "locale"
 T = TypeVar("T")
 
 
@@ -147,16 +151,19 @@ class DarkRoad:
                     return BotMove(seat, bot.decide(state, seat, legal))
         return None
 
-    def catalogue(self) -> dict[str, Any]:
-        return _catalogue()
+    def catalogue(self, lang: str) -> dict[str, Any]:
+        return _catalogue(lang)
 
 
 @functools.cache
-def _catalogue() -> dict[str, Any]:
+def _catalogue(lang: str) -> dict[str, Any]:
     """The content the client needs to draw the board and explain every card."""
     c = load(CONTENT_PACK)
     return {
         "game": "darkroad",
+        "lang": lang,
+        # The game's client strings in `lang` (static/js/i18n.js looks them up).
+        "messages": i18n.messages(LOCALE, lang),
         "pack": c.name,
         "board": c.board.model_dump(),
         "shapes": {g: [list(map(list, o)) for o in shapes] for g, shapes in c.shapes.items()},

@@ -125,8 +125,10 @@ class Game(Protocol):
         """
         ...
 
-    def catalogue(self) -> dict[str, Any]:
-        """What the browser needs to draw the game (content, card texts), as JSON."""
+    def catalogue(self, lang: str) -> dict[str, Any]:
+        """What the browser needs to draw the game, as JSON, in language `lang` (one of
+        `app.games.i18n.LANGUAGES`): the content, every card's text, and `"messages"`,
+        the game's client strings translated (`app.games.i18n.messages`)."""
         ...
 
 

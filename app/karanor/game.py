@@ -10,10 +10,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
+from app.games import i18n
 from app.games.base import BotMove, Events
 
 from . import actions, bots, engine, texts, view
@@ -21,6 +23,8 @@ from .content import RESOURCES, load
 from .state import ACTION, GAME_OVER, State
 
 CONTENT_PACK = "base"
+# The game's translations: locale/<lang>.po (English is the source language).
+LOCALE = Path(__file__).resolve().parent / "locale"
 BOT_PROPOSAL_CHANCE = 0.15  # a bot on its turn sometimes opens with a trade offer
 OFF_TURN_PLAYS = ("play_black_market", "use_artifact")
 
@@ -170,17 +174,20 @@ class Karanor:
                     return BotMove(seat, play)
         return None
 
-    def catalogue(self) -> dict[str, Any]:
-        return _catalogue()
+    def catalogue(self, lang: str) -> dict[str, Any]:
+        return _catalogue(lang)
 
 
 @functools.cache
-def _catalogue() -> dict[str, Any]:
+def _catalogue(lang: str) -> dict[str, Any]:
     """What the client needs to draw the map and explain every card."""
     c = load(CONTENT_PACK)
     m = c.map
     return {
         "game": "karanor",
+        "lang": lang,
+        # The game's client strings in `lang` (static/js/i18n.js looks them up).
+        "messages": i18n.messages(LOCALE, lang),
         "pack": c.name,
         "map": {
             "width": m.width,

@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from app.config import Settings
-from app.games import base, registry
+from app.games import base, i18n, registry
 from app.realtime.bus import RedisBus
 from app.realtime.hub import Connection as Socket
 from app.realtime.hub import Hub
@@ -114,12 +114,12 @@ class RoomService:
         return [dict(g.command_schema) for g in registry.games()]
 
     @staticmethod
-    def catalogue(game_id: str) -> dict[str, Any]:
-        """What the browser needs to draw a game. :raises PlatformError: 404."""
+    def catalogue(game_id: str, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+        """What the browser needs to draw a game, in `lang`. :raises PlatformError: 404."""
         game = registry.get(game_id)
         if game is None:
             raise PlatformError(404, "unknown_game", f"this server hosts no game {game_id[:40]!r}")
-        return game.catalogue()
+        return game.catalogue(lang if lang in i18n.LANGUAGES else i18n.DEFAULT)
 
     # --- rooms and seats ---------------------------------------------------------------
 

@@ -7,14 +7,16 @@ import hashlib
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, FastAPI, Path, Request, Response
+from fastapi import APIRouter, FastAPI, Path, Query, Request, Response
 
+from app.games import i18n
 from app.rooms.service import RoomService
 from app.web import schemas as S
 
 router = APIRouter(tags=["games"])
 
 DEFAULT_GAME = "karanor"  # what `/api/content` (the first client's route) serves
+LANG = "the language of the texts: en (default) or fr; any other value gives English"
 
 
 @router.get("/api/games", response_model=S.GamesOut, summary="The games this server hosts")
@@ -22,14 +24,15 @@ def list_games() -> dict[str, Any]:
     return {"games": RoomService.games()}
 
 
-@functools.lru_cache(maxsize=8)
-def _content_bytes(game: str) -> tuple[bytes, str]:
-    body = orjson.dumps(RoomService.catalogue(game), option=orjson.OPT_NON_STR_KEYS)
+@functools.lru_cache(maxsize=16)
+def _content_bytes(game: str, lang: str) -> tuple[bytes, str]:
+    body = orjson.dumps(RoomService.catalogue(game, lang), option=orjson.OPT_NON_STR_KEYS)
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
-def _content(request: Request, game: str) -> Response:
-    body, etag = _content_bytes(game)
+def _content(request: Request, game: str, lang: str | None) -> Response:
+    chosen = lang if lang in i18n.LANGUAGES else i18n.DEFAULT
+    body, etag = _content_bytes(game, chosen)
     headers = {"ETag": etag, "Cache-Control": "public, max-age=300"}
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
@@ -48,8 +51,12 @@ _CONTENT_RESPONSES: dict[int | str, dict[str, Any]] = {
     summary="A game's content for the browser: its board and every card with its text",
     responses=_CONTENT_RESPONSES,
 )
-def game_content(request: Request, game: Annotated[str, Path(max_length=32)]) -> Response:
-    return _content(request, game)
+def game_content(
+    request: Request,
+    game: Annotated[str, Path(max_length=32)],
+    lang: Annotated[str | None, Query(max_length=16, description=LANG)] = None,
+) -> Response:
+    return _content(request, game, lang)
 
 
 @router.get(
@@ -57,8 +64,10 @@ def game_content(request: Request, game: Annotated[str, Path(max_length=32)]) ->
     summary="Merchants of Karanor's content (the same as /api/games/karanor/content)",
     responses=_CONTENT_RESPONSES,
 )
-def content(request: Request) -> Response:
-    return _content(request, DEFAULT_GAME)
+def content(
+    request: Request, lang: Annotated[str | None, Query(max_length=16, description=LANG)] = None
+) -> Response:
+    return _content(request, DEFAULT_GAME, lang)
 
 
 def document_commands(app: FastAPI) -> None:

@@ -7,6 +7,8 @@ cached) and the views the WebSocket pushes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
@@ -14,6 +16,7 @@ from fastapi.templating import Jinja2Templates
 
 from app import __version__
 from app.paths import static_dir, templates_dir
+from app.web.i18n import page_context
 
 router = APIRouter(tags=["pages"])
 templates = Jinja2Templates(directory=str(templates_dir()))
@@ -23,7 +26,7 @@ router.mount("/static", StaticFiles(directory=str(static_dir())), name="static")
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request) -> Response:
-    return templates.TemplateResponse(request, "home.html", {})
+    return _page(request, "home.html", {})
 
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
@@ -32,4 +35,11 @@ def room(request: Request, code: str) -> Response:
     # The page pings three times per idle timeout, so a quiet table is never closed.
     idle = request.app.state.settings.ws_idle_seconds
     ping_ms = int(idle * 1000 / 3) if idle > 0 else 0
-    return templates.TemplateResponse(request, "room.html", {"code": code[:64], "ping_ms": ping_ms})
+    return _page(request, "room.html", {"code": code[:64], "ping_ms": ping_ms})
+
+
+def _page(request: Request, name: str, context: dict[str, Any]) -> Response:
+    """A page in the reader's language (`<html lang>` says which)."""
+    response = templates.TemplateResponse(request, name, {**context, **page_context(request)})
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response

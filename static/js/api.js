@@ -1,4 +1,5 @@
 // HTTP calls of docs API.md. Errors become ApiError with the server's code and message.
+import { addMessages, lang } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -73,7 +74,11 @@ const contents = new Map();
 /** A game's client catalogue (map, rules numbers, card texts...), fetched once per page. */
 export function loadContent(game) {
   if (!contents.has(game)) {
-    contents.set(game, api("GET", `/api/games/${encodeURIComponent(game)}/content`));
+    contents.set(
+      game,
+      api("GET", `/api/games/${encodeURIComponent(game)}/content?lang=${encodeURIComponent(lang())}`)
+        .then((content) => { addMessages(content.messages); return content; }),
+    );
   }
   return contents.get(game);
 }

@@ -10,6 +10,7 @@ import { Lobby } from "./lobby.js";
 import { GameLog, logCard } from "./log.js";
 import { turnCue } from "./notify.js";
 import { RoomSocket } from "./socket.js";
+import { loadPlatform } from "./i18n.js";
 import { GameMenu, Table } from "./table.js";
 import { h, toast, uuid } from "./util.js";
 
@@ -56,6 +57,7 @@ class RoomPage {
   }
 
   async start() {
+    await loadPlatform();
     await this.tokenFromFragment();
     let games;
     try {

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import PHONE, SHARED_SCREENS, watch
+from tests.helpers.browser import PHONE, SHARED_SCREENS, no_sideways_scroll, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -41,11 +41,6 @@ def keep(page: Page, name: str, full_page: bool = False) -> None:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     shutil.copy(path, SHARED_SCREENS / path.name)
-
-
-def no_sideways_scroll(page: Page, width: int) -> None:
-    scroll = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= width, f"the page scrolls sideways ({scroll}px > {width}px)"
 
 
 class Api:

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import LAPTOP, PHONE, watch
+from tests.helpers.browser import LAPTOP, PHONE, no_sideways_scroll, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -296,6 +296,5 @@ def test_three_browsers_play_a_game(
     screens(bo.page, "end-laptop-full", full_page=True)
 
     # --- phone layout: no sideways scrolling ------------------------------------------
-    width = ana.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"the phone page scrolls sideways ({width}px)"
+    no_sideways_scroll(ana.page, PHONE["width"])
     assert not problems, "\n".join(problems)

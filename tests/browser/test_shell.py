@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import PHONE, SHARED_SCREENS, watch
+from tests.helpers.browser import PHONE, SHARED_SCREENS, no_sideways_scroll, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -34,11 +34,6 @@ def keep(page: Page, name: str) -> None:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     shutil.copy(path, SHARED_SCREENS / path.name)
-
-
-def no_sideways_scroll(page: Page, width: int) -> None:
-    scroll = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= width, f"the page scrolls sideways ({scroll}px > {width}px)"
 
 
 @pytest.mark.parametrize("device", ["laptop", "phone"])

@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 import re
 import shutil
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import SHARED_SCREENS, watch
+from tests.helpers.browser import SHARED_SCREENS, wait_js, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -146,17 +145,6 @@ def who_acts(view: dict[str, Any]) -> list[int]:
 
 
 # --- 1. a dropout, the timer, the game menu ----------------------------------------------
-
-
-def wait_js(page: Page, expression: str, arg: Any = None, timeout: float = 10_000) -> None:
-    """Wait until `expression` (a JS expression, or a function of `arg`) is true in the
-    page, polled with `page.evaluate`: the page's CSP forbids the eval that Playwright's
-    `wait_for_function` needs once it has to poll."""
-    deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(expression, arg):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not true within {timeout:.0f} ms: {expression}")
-        page.wait_for_timeout(50)
 
 
 def page_follows(page: Page, version: int) -> None:

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import LAPTOP, PHONE, watch
+from tests.helpers.browser import LAPTOP, PHONE, no_sideways_scroll, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -287,8 +287,7 @@ def test_offer_through_the_composer_and_accept_in_the_panel(
     expect(phone.get_by_test_id("trade-unread")).to_have_text("1")
     expect(phone.get_by_test_id("trade-unread")).to_be_visible()
     expect(phone.locator("#trade-peek")).to_contain_text("Anything else to sell?")
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"the phone page scrolls sideways ({width}px)"
+    no_sideways_scroll(phone, PHONE["width"])
     screens(phone, "trade-bar-phone")
     phone.get_by_test_id("trade-toggle").click()
     expect(phone.get_by_test_id("trade-unread")).to_be_hidden()

@@ -113,8 +113,8 @@ class Race:
         left = (s["target"] - s["count"]) % 4
         return BotMove(s["turn"], Add(type="add", n=left if left in (1, 2, 3) else 1))
 
-    def catalogue(self) -> dict[str, Any]:
-        return {"game": self.id, "words": list(WORDS)}
+    def catalogue(self, lang: str) -> dict[str, Any]:
+        return {"game": self.id, "lang": lang, "words": list(WORDS), "messages": {}}
 
 
 GAME = Race()

@@ -8,6 +8,7 @@ skipped on a developer machine and fails with CI=true, like a missing database.
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -73,3 +74,51 @@ def watch(page: Any, problems: list[str]) -> Any:
         ),
     )
     return page
+
+
+def wait_js(page: Any, expression: str, arg: Any = None, timeout: float = 10_000) -> None:
+    """Wait until `expression` (a JS expression, or a function of `arg`) is true in the
+    page, polled with `page.evaluate`: the page's CSP forbids the eval that Playwright's
+    `wait_for_function` needs once it has to poll."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout:.0f} ms: {expression}")
+        page.wait_for_timeout(50)
+
+
+# The elements whose right edge passes the viewport, deepest first: what to fix when a
+# page scrolls sideways.
+_WIDE = """w => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > w + 0.5
+               && getComputedStyle(e).position !== 'fixed')
+  .filter(e => ![...e.children].some(c => c.getBoundingClientRect().right > w + 0.5))
+  .slice(0, 8)
+  .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+       + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\\s+/).join('.') : '')
+       + ' right=' + Math.round(e.getBoundingClientRect().right)
+       + ' "' + (e.textContent || '').trim().slice(0, 60) + '"')"""
+
+
+def no_sideways_scroll(page: Any, width: int) -> None:
+    """The page is no wider than the viewport; if it is, name the elements that stick out."""
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        culprits = page.evaluate(_WIDE, width)
+        raise AssertionError(
+            f"the page scrolls sideways ({scroll}px > {width}px): " + "; ".join(culprits)
+        )
+
+
+def axe_violations(page: Any, exclude: list[str] | None = None) -> list[str]:
+    """What axe-core (WCAG 2.x A/AA and best practices) finds wrong in the page as it
+    is now: one line per violation, with its impact and the first elements it names."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    context: Any = {"exclude": [[sel] for sel in exclude]} if exclude else None
+    results = Axe().run(page, context=context)
+    lines = []
+    for v in results.response["violations"]:
+        targets = ", ".join(str(n["target"]) for n in v["nodes"][:4])
+        lines.append(f"{v['id']} ({v['impact']}, {len(v['nodes'])}x): {v['help']} -- {targets}")
+    return lines
