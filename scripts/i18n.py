@@ -82,7 +82,11 @@ def extract(domain: Domain) -> Iterator[tuple[Key, str]]:
     """Every message of `domain`'s sources, with where it was found."""
     for pattern, method in domain.sources:
         keywords = JS_KEYWORDS if method == "javascript" else PY_KEYWORDS
-        options = {"extensions": "jinja2.ext.i18n"} if method == "jinja2" else {}
+        options: dict[str, Any] = {
+            "jinja2": {"extensions": "jinja2.ext.i18n"},
+            # t() inside `${...}` of a template literal is found too.
+            "javascript": {"parse_template_string": True},
+        }.get(method, {})
         for path in sorted(ROOT.glob(pattern)):
             for lineno, message, _comments, context in extract_from_file(
                 _method(method), str(path), keywords=keywords, options=options
