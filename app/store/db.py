@@ -25,7 +25,8 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
 
 
-def _json_dumps(value: Any) -> str:
+def json_dumps(value: Any) -> str:
+    """JSON as the engine stores it (orjson; keys that are not strings allowed)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -86,7 +87,7 @@ def create_db_engine(
         raise ValueError(f"sqlite_synchronous must be FULL or NORMAL, not {sqlite_synchronous!r}")
     common: dict[str, Any] = {
         "echo": echo,
-        "json_serializer": _json_dumps,
+        "json_serializer": json_dumps,
         "json_deserializer": orjson.loads,
     }
     if not is_sqlite(url):

@@ -4,11 +4,16 @@ Keyword-only functions; the caller owns the transaction (`app.store.db.write_tra
 Nothing here knows about HTTP or the game rules.
 """
 
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
-from sqlalchemy import Connection, Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Connection, Dialect, Table, bindparam, delete, func, insert, select, update
+from sqlalchemy.exc import DBAPIError
 
+from app.store.db import json_dumps as _json
 from app.store.models import ChatMessage, Game, GameEvent, Room, Seat, utcnow
 
 rooms = cast(Table, Room.__table__)
@@ -269,6 +274,142 @@ def append_event(
         },
     )
     return True
+
+
+class LogRow(Protocol):
+    """What `append_events` writes of one accepted command (`app.store.writer.LogRecord`)."""
+
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def old_version(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def command_id(self) -> str: ...
+    @property
+    def command(self) -> dict[str, Any]: ...
+    @property
+    def events(self) -> list[dict[str, Any]]: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def snapshot(self) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _HotSql:
+    """The group commit's statements as the driver takes them (`?` or `%s` markers)."""
+
+    move: str
+    move_snapshot: str
+    insert: str
+    stamp: Callable[[datetime], Any] | None  # created_at as the driver takes it
+    pipeline: bool  # psycopg: statements sent together, one round trip
+
+
+def _hot_sql(dialect: Dialect) -> _HotSql:
+    found = _HOT.get(dialect.name)
+    if found is not None:
+        return found
+    postgres = dialect.name == "postgresql"
+    json = "?::json" if postgres else "?"
+    now = "now()" if postgres else "CURRENT_TIMESTAMP"
+    move = f"UPDATE games SET version = ?, status = ?, updated_at = {now}"
+    where = " WHERE id = ? AND version = ?"
+    sql = _HotSql(
+        move=move + where,
+        move_snapshot=move + f", snapshot = {json}, snapshot_version = ?" + where,
+        insert="INSERT INTO game_events (game_id, version, seat, command_id, command, events,"
+        f" created_at) VALUES (?, ?, ?, ?, {json}, {json}, ?)",
+        stamp=game_events.c.created_at.type.dialect_impl(dialect).bind_processor(dialect),
+        pipeline=postgres and dialect.driver == "psycopg",
+    )
+    if postgres:
+        sql = dataclasses.replace(
+            sql,
+            move=sql.move.replace("?", "%s"),
+            move_snapshot=sql.move_snapshot.replace("?", "%s"),
+            insert=sql.insert.replace("?", "%s"),
+        )
+    _HOT[dialect.name] = sql
+    return sql
+
+
+_HOT: dict[str, _HotSql] = {}
+
+
+def append_events(conn: Connection, records: Sequence[LogRow]) -> list[bool]:
+    """Log accepted commands in the caller's transaction, each as `append_event` does
+    (compare-and-set of its game's version, then its log row); for each record, whether
+    it was written (False: its game was not at `old_version`, nothing of it written).
+
+    The group commit's path: plain SQL on the driver's cursor (no statement compiled or
+    parameters processed per call); on PostgreSQL the version updates go in one round
+    trip (a psycopg pipeline) and the log rows in one `executemany`.
+
+    :raises DBAPIError: as SQLAlchemy raises it (`IntegrityError` for a duplicate).
+    """
+    dialect = conn.dialect
+    sql = _hot_sql(dialect)
+    raw: Any = conn.connection.dbapi_connection
+    at = utcnow()
+    stamp = sql.stamp(at) if sql.stamp is not None else at
+    statement: str = sql.move
+    params: Any = ()
+    try:
+        moves: list[tuple[str, tuple[Any, ...]]] = []
+        for r in records:
+            new = r.old_version + 1
+            if r.snapshot is None:
+                moves.append((sql.move, (new, r.status, r.game_id, r.old_version)))
+            else:
+                snap = _json(r.snapshot)
+                moves.append(
+                    (sql.move_snapshot, (new, r.status, snap, new, r.game_id, r.old_version))
+                )
+        if sql.pipeline:
+            cursors = [raw.cursor() for _ in moves]
+            with raw.pipeline():
+                for cur, (statement, params) in zip(cursors, moves, strict=True):
+                    cur.execute(statement, params)
+            written = [cur.rowcount == 1 for cur in cursors]
+            for cur in cursors:
+                cur.close()
+        else:
+            cur = raw.cursor()
+            try:
+                written = []
+                for statement, params in moves:
+                    cur.execute(statement, params)
+                    written.append(cur.rowcount == 1)
+            finally:
+                cur.close()
+        rows = [
+            (
+                r.game_id,
+                r.old_version + 1,
+                r.seat,
+                r.command_id,
+                _json(r.command),
+                _json(r.events),
+                stamp,
+            )
+            for r, ok in zip(records, written, strict=True)
+            if ok
+        ]
+        if rows:
+            statement, params = sql.insert, rows[0]
+            cur = raw.cursor()
+            try:
+                cur.executemany(sql.insert, rows)
+            finally:
+                cur.close()
+    except dialect.loaded_dbapi.Error as error:
+        raise DBAPIError.instance(
+            statement, params, error, dialect.loaded_dbapi.Error, dialect=dialect
+        ) from error
+    return written
 
 
 def events_after(

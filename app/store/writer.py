@@ -70,30 +70,14 @@ class Appended(enum.Enum):
     DUPLICATE = "duplicate"  # (game, seat, command id) was logged before: nothing written
 
 
-class _Conflict(Exception):
-    """The compare-and-set failed: this record alone is not written."""
-
-
-def write_record(conn: Connection, record: LogRecord) -> None:
-    """Write one record in the caller's transaction.
-
-    :raises _Conflict: the game is not at `record.old_version` (nothing written).
-    """
-    written = repo.append_event(
-        conn,
-        game_id=record.game_id,
-        old_version=record.old_version,
-        seat=record.seat,
-        command_id=record.command_id,
-        command=record.command,
-        events=record.events,
-        snapshot=record.snapshot,
-        status=record.status,
-    )
-    if not written:
-        raise _Conflict
-    if record.status == "finished":
-        repo.set_room_status(conn, room_id=record.room_id, status="finished", expect="playing")
+def write_records(conn: Connection, records: list[LogRecord]) -> list[Appended]:
+    """Write records in the caller's transaction: for each, `COMMITTED` (once the caller
+    commits) or `CONFLICT` (its game was not at `old_version`: nothing of it written)."""
+    written = repo.append_events(conn, records)
+    for record, ok in zip(records, written, strict=True):
+        if ok and record.status == "finished":
+            repo.set_room_status(conn, room_id=record.room_id, status="finished", expect="playing")
+    return [Appended.COMMITTED if ok else Appended.CONFLICT for ok in written]
 
 
 class _Item:
@@ -224,9 +208,7 @@ class Writer:
         assert item.record is not None
         try:
             with write_transaction(self.engine) as conn:
-                write_record(conn, item.record)
-        except _Conflict:
-            self._answer(item, True, Appended.CONFLICT)
+                (outcome,) = write_records(conn, [item.record])
         except IntegrityError:
             # Another process logged this command id, or this version, first: both
             # mean nothing of ours is in; the caller reads the log to tell which.
@@ -234,7 +216,7 @@ class Writer:
         except BaseException as error:  # noqa: BLE001
             self._answer(item, False, error)
         else:
-            self._answer(item, True, Appended.COMMITTED)
+            self._answer(item, True, outcome)
 
     def _run_group(self, items: list[_Item]) -> None:
         if len(items) == 1:
@@ -242,17 +224,10 @@ class Writer:
             self._batch_done(1)
             return
         items.sort(key=lambda i: i.record.game_id if i.record is not None else 0)
-        outcomes: list[Appended] = []
+        records = [i.record for i in items if i.record is not None]
         try:
             with write_transaction(self.engine) as conn:
-                for item in items:
-                    assert item.record is not None
-                    try:
-                        write_record(conn, item.record)
-                    except _Conflict:
-                        outcomes.append(Appended.CONFLICT)
-                    else:
-                        outcomes.append(Appended.COMMITTED)
+                outcomes = write_records(conn, records)
         except SQLAlchemyError as error:
             log.info("group commit of %d commands failed (%r): one by one", len(items), error)
             for item in items:

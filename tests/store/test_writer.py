@@ -1,0 +1,161 @@
+"""The writer's group commit on both backends: what each record's outcome says is what
+the database holds (the log rows, the version, the snapshot, the room's status)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from app.store import repo
+from app.store.db import create_db_engine, read_connection, write_transaction
+from app.store.writer import Appended, LogRecord, Writer
+
+
+@pytest.fixture
+def engine(migrated_database_url: str) -> Iterator[Engine]:
+    engine = create_db_engine(migrated_database_url)
+    yield engine
+    engine.dispose()
+
+
+def make_games(engine: Engine, count: int) -> list[tuple[int, int]]:
+    """(room id, game id) of `count` started games at version 0."""
+    out = []
+    with write_transaction(engine) as conn:
+        for i in range(count):
+            room_id = repo.insert_room(conn, code=f"W{i:03d}", game="karanor", options={})
+            repo.set_room_status(conn, room_id=room_id, status="playing", expect="lobby")
+            game_id = repo.insert_game(
+                conn, room_id=room_id, content_pack="base", options={}, seed=i, snapshot={"v": 0}
+            )
+            out.append((room_id, game_id))
+    return out
+
+
+def record(room_id: int, game_id: int, old: int, command_id: str, **extra: Any) -> LogRecord:
+    return LogRecord(
+        game_id=game_id,
+        room_id=room_id,
+        old_version=old,
+        seat=old % 4,
+        command_id=command_id,
+        command={"type": "move", "to": "Kien", "n": old},
+        events=[{"type": "moved", "seat": old % 4, "to": 2}],
+        status=extra.pop("status", "playing"),
+        snapshot=extra.pop("snapshot", None),
+    )
+
+
+def append_all(
+    engine: Engine, records: list[LogRecord], batches: list[int] | None = None
+) -> list[Appended]:
+    """Queue every record while the writer thread is busy: they are written as one group
+    (`batches` gets the size of each group committed)."""
+
+    async def main() -> list[Appended]:
+        writer = Writer(engine, on_batch=None if batches is None else batches.append)
+        gate, holding = threading.Event(), threading.Event()
+        hold = asyncio.ensure_future(writer.solo(_hold, holding, gate))
+        await asyncio.to_thread(holding.wait, 10)  # the writer thread is busy now
+        appended = [asyncio.ensure_future(writer.append(r)) for r in records]
+        for _ in records:
+            await asyncio.sleep(0)  # each append queued
+        gate.set()
+        await hold
+        try:
+            return list(await asyncio.gather(*appended))
+        finally:
+            await asyncio.to_thread(writer.stop)
+
+    return asyncio.run(main())
+
+
+def _hold(holding: threading.Event, gate: threading.Event) -> None:
+    """On the writer thread: say so, then block until `gate` (records queue up behind)."""
+    holding.set()
+    gate.wait(10)
+
+
+def log_of(engine: Engine, game_id: int) -> list[Any]:
+    with read_connection(engine) as conn:
+        return repo.events_after(conn, game_id=game_id, after=0)
+
+
+def test_a_group_writes_every_record_and_its_snapshot(engine: Engine) -> None:
+    games = make_games(engine, 3)
+    records = [record(r, g, 0, f"c{g}") for r, g in games]
+    (r0, g0) = games[0]
+    records.append(record(r0, g0, 1, "second", snapshot={"v": 2, "at": {"Kien": [1, 2]}}))
+    batches: list[int] = []
+    outcomes = append_all(engine, records, batches)
+    assert outcomes == [Appended.COMMITTED] * 4
+    assert batches == [4]  # one transaction
+    rows = log_of(engine, g0)
+    assert [(r.version, r.command_id) for r in rows] == [(1, f"c{g0}"), (2, "second")]
+    assert rows[1].command == {"type": "move", "to": "Kien", "n": 1}
+    assert rows[1].events == [{"type": "moved", "seat": 1, "to": 2}]
+    assert isinstance(rows[0].created_at, datetime)
+    with read_connection(engine) as conn:
+        head = repo.game_snapshot(conn, game_id=g0)
+        assert (head.version, head.snapshot_version) == (2, 2)
+        assert head.snapshot == {"v": 2, "at": {"Kien": [1, 2]}}
+        for _r, g in games[1:]:
+            assert repo.game_version(conn, game_id=g).version == 1
+            assert repo.game_snapshot(conn, game_id=g).snapshot == {"v": 0}
+
+
+def test_a_conflict_writes_nothing_of_its_record_and_spares_the_others(engine: Engine) -> None:
+    (r0, g0), (r1, g1) = make_games(engine, 2)
+    outcomes = append_all(
+        engine, [record(r0, g0, 0, "ok"), record(r1, g1, 5, "stale"), record(r0, g0, 1, "next")]
+    )
+    assert outcomes == [Appended.COMMITTED, Appended.CONFLICT, Appended.COMMITTED]
+    assert [r.command_id for r in log_of(engine, g0)] == ["ok", "next"]
+    assert log_of(engine, g1) == []
+    with read_connection(engine) as conn:
+        assert repo.game_version(conn, game_id=g1).version == 0
+
+
+def test_a_duplicate_id_fails_alone_after_the_group_is_rolled_back(engine: Engine) -> None:
+    (r0, g0), (r1, g1) = make_games(engine, 2)
+    assert append_all(engine, [record(r0, g0, 0, "first")]) == [Appended.COMMITTED]
+    # Same (game, seat, command id) as the logged one: the unique index refuses it.
+    again = LogRecord(
+        game_id=g0,
+        room_id=r0,
+        old_version=1,
+        seat=0,
+        command_id="first",
+        command={},
+        events=[],
+        status="playing",
+    )
+    outcomes = append_all(engine, [again, record(r1, g1, 0, "other")])
+    assert outcomes == [Appended.DUPLICATE, Appended.COMMITTED]
+    assert [r.command_id for r in log_of(engine, g0)] == ["first"]
+    assert [r.command_id for r in log_of(engine, g1)] == ["other"]
+
+
+def test_the_last_command_finishes_the_room(engine: Engine) -> None:
+    (r0, g0), (r1, g1) = make_games(engine, 2)
+    outcomes = append_all(
+        engine,
+        [
+            record(r0, g0, 0, "end", status="finished", snapshot={"over": True}),
+            record(r1, g1, 0, "a"),
+        ],
+    )
+    assert outcomes == [Appended.COMMITTED, Appended.COMMITTED]
+    with read_connection(engine) as conn:
+        assert repo.game_version(conn, game_id=g0).status == "finished"
+        statuses = {
+            row.id: row.status
+            for row in (repo.room_by_code(conn, code=c) for c in ("W000", "W001"))
+        }
+    assert statuses == {r0: "finished", r1: "playing"}
