@@ -19,7 +19,7 @@ from app.games import i18n
 from app.games.base import BotMove, Events
 from app.games.base import RuleError as GameRuleError
 
-from . import actions, bots, engine, view
+from . import actions, bots, engine, texts, view
 from .content import load
 from .errors import RuleError
 from .state import OVER, State
@@ -151,15 +151,16 @@ class DarkRoad:
                     return BotMove(seat, bot.decide(state, seat, legal))
         return None
 
-    def catalogue(self, lang: str) -> dict[str, Any]:
+    def catalogue(self, lang: str = "en") -> dict[str, Any]:
         return _catalogue(lang)
 
 
 @functools.cache
 def _catalogue(lang: str) -> dict[str, Any]:
-    """The content the client needs to draw the board and explain every card."""
+    """The content the client needs to draw the board and explain every card, its texts
+    in `lang` (names and rule texts of the cards through app/darkroad/texts.py)."""
     c = load(CONTENT_PACK)
-    return {
+    data = {
         "game": "darkroad",
         "lang": lang,
         # The game's client strings in `lang` (static/js/i18n.js looks them up).
@@ -177,6 +178,7 @@ def _catalogue(lang: str) -> dict[str, Any]:
         "buildings": [x.model_dump() for x in c.buildings],
         "upgrades": [x.model_dump() for x in c.upgrades],
     }
+    return texts.localise(data, c, i18n.translator(LOCALE, lang))
 
 
 GAME = DarkRoad()

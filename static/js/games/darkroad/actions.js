@@ -4,71 +4,89 @@
 // price, what a hero pays, what a delivery brings. Anything not given a special place
 // is still offered, as a plain button.
 import { actionButton } from "../../legal.js";
+import { t, tn } from "../../i18n.js";
 import { clear, h, seatBadge } from "../../util.js";
 import { dieChip, goodChip } from "./draw.js";
 import { commissionCard, heroCard } from "./wagon.js";
-import { DISTRICT_TITLES, STEPS } from "./words.js";
+import { districtTitle, listOf, steps } from "./words.js";
 
 const PROMPTS = {
-  store: "Store your new good in your wagon",
-  bazaar: "The Great Bazaar: rotate the wheel, change a die, then buy",
-  hero_overflow: "Your 3 hero slots are full: let one hero go",
-  commission_overflow: "Your 3 commission slots are full: discard one",
-  inventory_overflow: "Your inventory is full: discard a quartz or a horseshoe",
-  choose_good: "Choose a good",
-  lose_good: "The road takes one of your goods: which one?",
-  ruins_die: "Roll the ruins die?",
-  ruins_again: "The ruins again: move the marker",
-  take_hero: "Take a hero onto your wagon",
-  choose_steed: "Choose a second steed",
-  join: "Join the caravan?",
-  travel_die: "Choose your travel die",
-  visit: "Visit a town",
-  deliver: "Deliver commissions and heroes",
-  fortune: "Choose a good fortune",
-  draft: "Draft a steed and a starting hero",
-  keep_deed: "Keep one of two deeds",
+  store: () => t("Store your new good in your wagon"),
+  bazaar: () => t("The Great Bazaar: rotate the wheel, change a die, then buy"),
+  hero_overflow: () => t("Your 3 hero slots are full: let one hero go"),
+  commission_overflow: () => t("Your 3 commission slots are full: discard one"),
+  inventory_overflow: () => t("Your inventory is full: discard a quartz or a horseshoe"),
+  choose_good: () => t("Choose a good"),
+  lose_good: () => t("The road takes one of your goods: which one?"),
+  ruins_die: () => t("Roll the ruins die?"),
+  ruins_again: () => t("The ruins again: move the marker"),
+  take_hero: () => t("Take a hero onto your wagon"),
+  choose_steed: () => t("Choose a second steed"),
+  join: () => t("Join the caravan?"),
+  travel_die: () => t("Choose your travel die"),
+  visit: () => t("Visit a town"),
+  deliver: () => t("Deliver commissions and heroes"),
+  fortune: () => t("Choose a good fortune"),
+  draft: () => t("Draft a steed and a starting hero"),
+  keep_deed: () => t("Keep one of two deeds"),
 };
 
-/** What another seat is doing, after "Waiting for Bo ". */
+/** What another seat is doing: "Waiting for {who} to ...". */
 const OTHERS = {
-  store: "to store a good", bazaar: "to shop at the Great Bazaar", hero_overflow: "to let a hero go",
-  commission_overflow: "to discard a commission", inventory_overflow: "to discard a quartz or a horseshoe",
-  choose_good: "to choose a good", lose_good: "to choose the good the road takes", ruins_die: "to roll the ruins die or not",
-  ruins_again: "to search the ruins again", take_hero: "to take a hero", choose_steed: "to choose a second steed",
-  join: "to say whether they join the caravan", travel_die: "to choose a travel die", visit: "to choose a town to visit",
-  deliver: "to deliver", fortune: "to choose a good fortune", draft: "to draft a steed and a hero", keep_deed: "to keep a deed",
+  store: (who) => t("Waiting for {who} to store a good.", { who }),
+  bazaar: (who) => t("Waiting for {who} to shop at the Great Bazaar.", { who }),
+  hero_overflow: (who) => t("Waiting for {who} to let a hero go.", { who }),
+  commission_overflow: (who) => t("Waiting for {who} to discard a commission.", { who }),
+  inventory_overflow: (who) => t("Waiting for {who} to discard a quartz or a horseshoe.", { who }),
+  choose_good: (who) => t("Waiting for {who} to choose a good.", { who }),
+  lose_good: (who) => t("Waiting for {who} to choose the good the road takes.", { who }),
+  ruins_die: (who) => t("Waiting for {who} to roll the ruins die or not.", { who }),
+  ruins_again: (who) => t("Waiting for {who} to search the ruins again.", { who }),
+  take_hero: (who) => t("Waiting for {who} to take a hero.", { who }),
+  choose_steed: (who) => t("Waiting for {who} to choose a second steed.", { who }),
+  join: (who) => t("Waiting for {who} to say whether they join the caravan.", { who }),
+  travel_die: (who) => t("Waiting for {who} to choose a travel die.", { who }),
+  visit: (who) => t("Waiting for {who} to choose a town to visit.", { who }),
+  deliver: (who) => t("Waiting for {who} to deliver.", { who }),
+  fortune: (who) => t("Waiting for {who} to choose a good fortune.", { who }),
+  draft: (who) => t("Waiting for {who} to draft a steed and a hero.", { who }),
+  keep_deed: (who) => t("Waiting for {who} to keep a deed.", { who }),
 };
 
 export function facing(content, words, view, pos) {
   const ring = content.board.ringway;
   const b = view.board.buildings?.[pos];
-  return `${DISTRICT_TITLES[ring[pos]]} & ${DISTRICT_TITLES[ring[(pos + 1) % 5]]}${pos < 4 && b ? ` (+ ${words.building(b)} with an illuminated die)` : ""}`;
+  const p = { a: districtTitle(ring[pos]), b: districtTitle(ring[(pos + 1) % 5]), building: b ? words.building(b) : "" };
+  return pos < 4 && b ? t("{a} & {b} (+ {building} with an illuminated die)", p) : t("{a} & {b}", p);
 }
 
 /** The steps bar: Plan, Move, Activate, Rest, the current one lit. */
 function stepsBar(view) {
-  const t = view.turn || {};
-  const on = t.phase === "play" ? t.step : null;
-  return h("ol", { class: "dr-steps", "aria-label": "Steps of a turn" },
-    ...STEPS.map((st) => h("li", { class: `dr-step${st.id === on ? " now" : ""}`, title: st.hint, "aria-current": st.id === on ? "step" : null, text: st.name })));
+  const turn = view.turn || {};
+  const on = turn.phase === "play" ? turn.step : null;
+  return h("ol", { class: "dr-steps", "aria-label": t("Steps of a turn") },
+    ...steps().map((st) => h("li", { class: `dr-step${st.id === on ? " now" : ""}`, title: st.hint, "aria-current": st.id === on ? "step" : null, text: st.name })));
 }
 
 /** The sentence of the banner / status: your move, or who the game waits for. */
 export function statusText(view, words) {
-  const t = view.turn || {};
-  if (view.status === "finished") return "The game is over.";
+  const turn = view.turn || {};
+  if (view.status === "finished") return t("The game is over.");
   const mine = (view.legal_actions || []).length > 0;
-  const pend = t.pending;
+  const pend = turn.pending;
   if (mine) {
-    if (pend) return PROMPTS[pend.kind] ?? "Your choice";
-    const step = STEPS.find((st) => st.id === t.step);
-    return `Your turn, round ${t.round}: ${step ? `${step.name} — ${step.hint.toLowerCase()}` : "act"}`;
+    if (pend) return PROMPTS[pend.kind]?.() ?? t("Your choice");
+    const step = steps().find((st) => st.id === turn.step);
+    return step ? t("Your turn, round {round}: {step} — {hint}", { round: turn.round, step: step.name, hint: step.hint.toLowerCase() })
+      : t("Your turn, round {round}", { round: turn.round });
   }
-  const who = (t.waiting_for || []).map((x) => words.who(x)).join(", ");
-  if (pend) return `Waiting for ${who} ${OTHERS[pend.kind] ?? `(${pend.kind.replaceAll("_", " ")})`}.`;
-  if (t.phase === "final_travel") return `Final travel: waiting for ${who}.`;
-  return `Round ${t.round}: ${who} ${who === "You" ? "are" : "is"} playing (${t.step}).`;
+  const waiting = turn.waiting_for || [];
+  const who = listOf(waiting.map((x) => words.name(x)));
+  if (pend) return OTHERS[pend.kind]?.(who) ?? t("Waiting for {who} ({what}).", { who, what: pend.kind.replaceAll("_", " ") });
+  if (turn.phase === "final_travel") return t("Final travel: waiting for {who}.", { who });
+  const step = steps().find((st) => st.id === turn.step)?.name ?? turn.step;
+  if (waiting.length === 1 && words.isMe(waiting[0])) return t("Round {round}: you are playing ({step}).", { round: turn.round, step });
+  return tn("Round {round}: {who} is playing ({step}).", "Round {round}: {who} are playing ({step}).", waiting.length, { round: turn.round, who, step });
 }
 
 export class ActionPanel {
@@ -90,14 +108,14 @@ export class ActionPanel {
     const key = `${view.turn?.round}:${view.turn?.seat}:${view.turn?.step}:${view.turn?.pending?.kind}`;
     if (key !== this.key) { this.key = key; this.basket = {}; this.change = { source: null, good: null }; }
     const root = clear(this.root);
-    root.append(h("h2", { class: "sr-only", text: "Merchants of the Dark Road: your actions" }));
+    root.append(h("h2", { class: "sr-only", text: t("Merchants of the Dark Road: your actions") }));
     root.append(stepsBar(view));
     const status = h("p", { class: `turn-status${legal.length ? " mine" : ""}`, "data-testid": "dr-status", text: statusText(view, w) });
     root.append(status);
     const pend = view.private?.pending;
     this.context(root, view, pend);
     if (!legal.length) {
-      if (view.status === "playing") root.append(h("p", { class: "muted", text: "Nothing to do right now: the others are playing." }));
+      if (view.status === "playing") root.append(h("p", { class: "muted", text: t("Nothing to do right now: the others are playing.") }));
       return;
     }
     const used = new Set();
@@ -120,10 +138,10 @@ export class ActionPanel {
       const auto = of("place_good").find((a) => a.area === null);
       const inc = me.incoming[0];
       if (auto) {
-        group(null, h("p", { text: `New: ${w.good(inc.good, inc.up)}. Place it on the storage grid of your wagon, or:` }),
-          h("div", { class: "row" }, btn(auto, "Store it where it fits", { cls: "btn primary" })));
+        group(null, h("p", { text: t("New: {good}. Place it on the storage grid of your wagon, or:", { good: w.good(inc.good, inc.up) }) }),
+          h("div", { class: "row" }, btn(auto, t("Store it where it fits"), { cls: "btn primary" })));
       } else {
-        group("Doesn't fit: discard what?", h("div", { class: "row" }, ...of("discard_good").map((a) => btn(a))));
+        group(t("Doesn't fit: discard what?"), h("div", { class: "row" }, ...of("discard_good").map((a) => btn(a))));
       }
       for (const a of of("place_good")) used.add(a);
       for (const a of of("discard_good")) used.add(a);
@@ -135,8 +153,8 @@ export class ActionPanel {
       const dice = [...new Set(plans.map((a) => a.die))];
       if (!dice.includes(this.planDie)) this.planDie = dice[0];
       const picker = dice.length > 1 || dice[0] !== null
-        ? h("div", { class: "row dr-die-pick", role: "radiogroup", "aria-label": "The reserve die to bump with" },
-          h("span", { class: "small", text: "Bump with:" }),
+        ? h("div", { class: "row dr-die-pick", role: "radiogroup", "aria-label": t("The reserve die to bump with") },
+          h("span", { class: "small", text: t("Bump with:") }),
           ...dice.map((d) => h("button", { type: "button", role: "radio", "aria-checked": String(d === this.planDie), class: `btn small dr-toggle${d === this.planDie ? " on" : ""}`,
             "data-testid": "plan-die", onclick: () => { this.planDie = d; this.render(ctx); } }, dieChip(d, "night"), ` ${d}`)))
         : null;
@@ -146,94 +164,97 @@ export class ActionPanel {
         const moved = me.locked[slot - 1];
         const dest = (me.position + moved) % 5;
         return h("div", { class: "dr-plan-slot", ...previewOn(ctx, dest) },
-          h("div", { class: "dr-plan-head" }, h("b", { text: `Slot ${slot}` }), dieChip(moved, "night", `Locked slot ${slot}: ${moved}`),
-            h("span", { class: "small muted", text: `→ pool: moves ${moved}, to face ${facing(this.content, w, view, dest)}` })),
-          h("div", { class: "row" }, ...cmds.map((a) => btn(a, w.command(a).replace(/^.*?: /, ""), { cls: "btn small" }))));
+          h("div", { class: "dr-plan-head" }, h("b", { text: t("Slot {slot}", { slot }) }), dieChip(moved, "night", t("Locked slot {slot}: {value}", { slot, value: moved })),
+            h("span", { class: "small muted", text: t("→ pool: moves {n}, to face {place}", { n: moved, place: facing(this.content, w, view, dest) }) })),
+          h("div", { class: "row" }, ...cmds.map((a) => btn(a, w.planOption(a), { cls: "btn small" }))));
       });
       for (const a of plans) if (a.die !== this.planDie) used.add(a); // offered with another die
-      group("Plan: bump a locked die", picker, ...rows);
+      group(t("Plan: bump a locked die"), picker, ...rows);
     }
     const resets = of("reset_dice");
     if (resets.length) group(null, ...resets.map((a) => btn(a)));
     const moves = of("move");
     if (moves.length) {
-      group("Move your wagon", ...moves.map((a) => {
+      group(t("Move your wagon"), ...moves.map((a) => {
         const steps = a.die === "steed" ? 3 : a.die === "night" ? me.pool.night : me.pool.illuminated;
         const dest = (((me.position + steps + a.horseshoe) % 5) + 5) % 5;
         return h("div", { class: "dr-choice", ...previewOn(ctx, dest) }, btn(a, w.command(a), { cls: a.horseshoe ? "btn small" : "btn" }),
-          h("span", { class: "small muted", text: `space ${dest + 1}: ${facing(this.content, w, view, dest)}` }));
+          h("span", { class: "small muted", text: t("space {n}: {place}", { n: dest + 1, place: facing(this.content, w, view, dest) }) }));
       }));
     }
 
     // --- activations -----------------------------------------------------------------------
     const baz = of("bazaar");
-    if (baz.length) group(null, ...baz.map((a) => btn(a, "Visit the Great Bazaar", { cls: "btn" })));
+    if (baz.length) group(null, ...baz.map((a) => btn(a, t("Visit the Great Bazaar"), { cls: "btn" })));
     this.bazaarPending(root, ctx, of, btn, group, me);
     const takes = of("take_commission");
     if (takes.length) {
-      group("Queen's Commissions: take a top commission", h("div", { class: "dr-cards" }, ...takes.map((a) => {
+      group(t("Queen's Commissions: take a top commission"), h("div", { class: "dr-cards" }, ...takes.map((a) => {
         const top = view.board.commissions[a.town]?.top;
-        return commissionCard(w, top, btn(a, `Take (${w.town(a.town)})`, { cls: "btn small" }));
+        return commissionCard(w, top, btn(a, t("Take ({town})", { town: w.town(a.town) }), { cls: "btn small" }));
       })));
     }
     const dms = of("dark_market");
-    if (dms.length) group(`Dark Market (you have ${view.private?.coins ?? 0} coins)`, h("div", { class: "row" }, ...dms.map((a) => btn(a, null, { cls: "btn small" }))));
+    if (dms.length) group(tn("Dark Market (you have {n} coin)", "Dark Market (you have {n} coins)", view.private?.coins ?? 0), h("div", { class: "row" }, ...dms.map((a) => btn(a, null, { cls: "btn small" }))));
     const inns = of("inn");
     if (inns.length) {
       const bySlot = new Map();
       for (const a of inns) { if (!bySlot.has(a.slot)) bySlot.set(a.slot, []); bySlot.get(a.slot).push(a); }
-      group("Ringway Inn: sell goods to a hero, who joins you", h("div", { class: "dr-cards" }, ...[...bySlot].map(([slot, cmds]) => {
+      group(t("Ringway Inn: sell goods to a hero, who joins you"), h("div", { class: "dr-cards" }, ...[...bySlot].map(([slot, cmds]) => {
         const hero = view.board.inn[slot];
-        const pays = (w.heroes[hero]?.requests || []).map((g) => `${w.good(g)} $${view.board.wheel.find((x) => x.good === g)?.value ?? "?"}`).join(" · ");
-        return heroCard(w, hero, h("div", { class: "dr-sell" }, h("span", { class: "small muted", text: `Pays ${pays}; +$1 and a quartz per upgraded good` }), ...cmds.map((a) => {
+        const pays = (w.heroes[hero]?.requests || []).map((g) => t("{good} ${price}", { good: w.good(g), price: view.board.wheel.find((x) => x.good === g)?.value ?? "?" })).join(" · ");
+        return heroCard(w, hero, h("div", { class: "dr-sell" }, h("span", { class: "small muted", text: t("Pays {prices}; +$1 and a quartz per upgraded good", { prices: pays }) }), ...cmds.map((a) => {
           const pieces = a.goods.map((id) => me.pieces.find((q) => q.id === id)).filter(Boolean);
           const coins = pieces.reduce((n, q) => n + (view.board.wheel.find((x) => x.good === q.good)?.value ?? 0) + (q.up ? 1 : 0), 0);
           const quartz = pieces.filter((q) => q.up).length;
-          return btn(a, `Sell ${w.piecesText(a.goods)}: $${coins}${quartz ? ` + ${quartz} quartz` : ""}`, { cls: "btn small" });
+          const p = { goods: w.piecesText(a.goods), coins };
+          return btn(a, quartz ? tn("Sell {goods}: ${coins} + {n} quartz", "Sell {goods}: ${coins} + {n} quartz", quartz, p) : t("Sell {goods}: ${coins}", p), { cls: "btn small" });
         })));
       })));
     }
     const ruins = of("ruins");
-    if (ruins.length) group(pend?.kind === "ruins_again" ? "Ruins of Yin, again" : "Yurg's Excursions: the Ruins of Yin", h("div", { class: "row" }, ...ruins.map((a) => btn(a, null, { cls: "btn small" }))));
+    if (ruins.length) group(pend?.kind === "ruins_again" ? t("Ruins of Yin, again") : t("Yurg's Excursions: the Ruins of Yin"), h("div", { class: "row" }, ...ruins.map((a) => btn(a, null, { cls: "btn small" }))));
     this.caravanBuilder(ctx, of("caravan"), btn, group, me);
     const blds = of("building");
     if (blds.length) {
       const byB = new Map();
       for (const a of blds) { if (!byB.has(a.building)) byB.set(a.building, []); byB.get(a.building).push(a); }
       for (const [b, cmds] of byB) {
-        group(`${w.building(b)}: ${w.buildings[b]?.text ?? ""}`, h("div", { class: "row" }, ...cmds.map((a) => btn(a, w.command(a).replace(/^[^:]*: /, ""), { cls: "btn small" }))));
+        group(t("{building}: {text}", { building: w.building(b), text: w.buildings[b]?.text ?? "" }), h("div", { class: "row" }, ...cmds.map((a) => btn(a, w.buildingOption(a) || w.building(b), { cls: "btn small" }))));
       }
     }
     const comps = of("use_companion");
-    if (comps.length) group("Companions (your turn only)", h("div", { class: "row" }, ...comps.map((a) => btn(a, null, { cls: "btn small" }))));
+    if (comps.length) group(t("Companions (your turn only)"), h("div", { class: "row" }, ...comps.map((a) => btn(a, null, { cls: "btn small" }))));
 
     // --- answers to choices -----------------------------------------------------------------
     const joins = of("join");
-    if (joins.length) group("Join the caravan?", h("div", { class: "row" }, ...joins.map((a) => btn(a, null, { cls: a.yes ? "btn primary" : "btn" }))));
+    if (joins.length) group(t("Join the caravan?"), h("div", { class: "row" }, ...joins.map((a) => btn(a, null, { cls: a.yes ? "btn primary" : "btn" }))));
     const rer = of("reroll_travel");
     const dice = of("take_travel_die");
     if (dice.length || rer.length) {
-      group("Travel dice", h("div", { class: "dr-choices" }, ...dice.map((a) => h("div", { class: "dr-choice" },
+      group(t("Travel dice"), h("div", { class: "dr-choices" }, ...dice.map((a) => h("div", { class: "dr-choice" },
         dieChip(a.value, "travel"), btn(a, null, { cls: "btn small" })))),
-        rer.length ? h("div", { class: "row" }, ...rer.map((a) => btn(a, `${w.command(a)} — you have ${me.lanterns}`, { cls: "btn small" }))) : null);
+        rer.length ? h("div", { class: "row" }, ...rer.map((a) => btn(a, tn("{command} — you have {n} lantern", "{command} — you have {n} lanterns", me.lanterns, { command: w.command(a) }), { cls: "btn small" }))) : null);
     }
     const visits = of("visit");
     if (visits.length) {
-      group("Visit a town", h("div", { class: "row" }, ...visits.map((a) => {
+      group(t("Visit a town"), h("div", { class: "row" }, ...visits.map((a) => {
         const n = a.town ? deliverable(w, me, a.town) : 0;
-        return btn(a, `${w.command(a)}${a.town ? ` — ${n ? `${n} to deliver` : "nothing to deliver"}` : ""}`, { cls: n ? "btn primary" : "btn small" });
+        const label = !a.town ? w.command(a) : n ? tn("{command} — {n} to deliver", "{command} — {n} to deliver", n, { command: w.command(a) })
+          : t("{command} — nothing to deliver", { command: w.command(a) });
+        return btn(a, label, { cls: n ? "btn primary" : "btn small" });
       })));
     }
     const dc = of("deliver_commission");
     if (dc.length) {
-      group("Deliver commissions", h("div", { class: "row" }, ...dc.map((a) => {
+      group(t("Deliver commissions"), h("div", { class: "row" }, ...dc.map((a) => {
         const pieces = a.goods.map((id) => me.pieces.find((q) => q.id === id)).filter(Boolean);
         const pts = [0, 1, 3, 6][pieces.length] + pieces.filter((q) => q.up).length;
-        return btn(a, `${w.command(a)}: ${pts} prestige`, { cls: "btn small" });
+        return btn(a, tn("{command}: {n} prestige", "{command}: {n} prestige", pts, { command: w.command(a) }), { cls: "btn small" });
       })));
     }
     const dh = of("deliver_hero");
-    if (dh.length) group("Deliver heroes", h("div", { class: "row" }, ...dh.map((a) => btn(a, null, { cls: "btn small" }))));
+    if (dh.length) group(t("Deliver heroes"), h("div", { class: "row" }, ...dh.map((a) => btn(a, null, { cls: "btn small" }))));
     for (const type of ["done_delivering", "fortune", "ruins_die", "take_hero", "choose_good", "lose_good", "discard_hero", "discard_commission",
       "discard_resource", "choose_steed", "keep_deed", "draft"]) {
       const list = of(type).filter((a) => !used.has(a));
@@ -241,31 +262,34 @@ export class ActionPanel {
     }
     // Whatever is left (a command type this page does not know yet): plain buttons.
     const rest = legal.filter((a) => !used.has(a) && a.type !== "end_turn");
-    if (rest.length) group("More", h("div", { class: "row" }, ...rest.map((a) => btn(a, null, { cls: "btn small" }))));
+    if (rest.length) group(t("More"), h("div", { class: "row" }, ...rest.map((a) => btn(a, null, { cls: "btn small" }))));
     const end = of("end_turn");
     if (end.length) {
-      root.append(h("div", { class: "row dr-end-row" }, ...end.map((a) => btn(a, view.turn?.activations_left ? `End turn (Rest), skipping ${view.turn.activations_left === 1 ? "the activation left" : `${view.turn.activations_left} activations`}` : "End turn (Rest)", { cls: "btn end-turn" }))));
+      root.append(h("div", { class: "row dr-end-row" }, ...end.map((a) => btn(a, view.turn?.activations_left ? tn("End turn (Rest), skipping the activation left", "End turn (Rest), skipping {n} activations", view.turn.activations_left) : t("End turn (Rest)"), { cls: "btn end-turn" }))));
     }
   }
 
   /** What the choice is about: the caravan's join question, the deed options... */
   context(root, view, pend) {
     const w = this.words;
-    const t = view.board.travel;
-    if (pend?.kind === "join" && t) {
-      root.append(h("p", { class: "dr-ask" }, seatBadge(t.leader, 18), ` ${w.who(t.leader)} leads a caravan to ${w.town(t.town)} by ${t.route === "shortcut" ? "a shortcut (2 good fortunes for the leader)" : "the dark road"}, with ${w.companion(t.companion)}.`));
+    const travel = view.board.travel;
+    if (pend?.kind === "join" && travel) {
+      const p = { leader: w.name(travel.leader), town: w.town(travel.town), companion: w.companion(travel.companion) };
+      root.append(h("p", { class: "dr-ask" }, seatBadge(travel.leader, 18), " ", travel.route === "shortcut"
+        ? t("{leader} leads a caravan to {town} by a shortcut (2 good fortunes for the leader), with {companion}.", p)
+        : t("{leader} leads a caravan to {town} by the dark road, with {companion}.", p)));
     }
     if (pend?.kind === "keep_deed" && pend.options) {
       root.append(h("div", { class: "dr-cards" }, ...pend.options.map((id) => h("div", { class: "dr-mini-card" }, h("b", { text: w.deed(id) }), h("span", { class: "small", text: w.deeds[id]?.text ?? "" })))));
     }
     if (pend?.kind === "choose_good" && pend.options) {
-      root.append(h("p", { class: "small muted", text: `${pend.up ? "Upgraded" : "Basic"} good, from: ${pend.options.map((g) => w.good(g)).join(", ")}` }));
+      root.append(h("p", { class: "small muted", text: pend.up ? t("Upgraded good, from: {goods}", { goods: listOf(pend.options.map((g) => w.good(g))) }) : t("Basic good, from: {goods}", { goods: listOf(pend.options.map((g) => w.good(g))) }) }));
     }
     if (pend?.kind === "fortune") {
-      root.append(h("p", { class: "small muted", text: "A: an illuminated die · B: a deed (and its banner) · C: coins · D: a wagon upgrade (one per wagon)" }));
+      root.append(h("p", { class: "small muted", text: t("A: an illuminated die · B: a deed (and its banner) · C: coins · D: a wagon upgrade (one per wagon)") }));
     }
     if (pend?.kind === "deliver") {
-      root.append(h("p", { class: "small muted", text: `At ${w.town(pend.town)}: each commission gives 1/3/6 prestige for 1/2/3 goods, +1 per upgraded good.` }));
+      root.append(h("p", { class: "small muted", text: t("At {town}: each commission gives 1/3/6 prestige for 1/2/3 goods, +1 per upgraded good.", { town: w.town(pend.town) }) }));
     }
   }
 
@@ -277,7 +301,7 @@ export class ActionPanel {
     const buys = of("bazaar_buy");
     if (!rot.length && !chg.length && !buys.length) return;
     const parts = [];
-    if (rot.length) parts.push(h("div", { class: "row" }, ...rot.map((a) => btn(a, "Rotate the wheel (every price moves down one step)", { cls: "btn small" }))));
+    if (rot.length) parts.push(h("div", { class: "row" }, ...rot.map((a) => btn(a, t("Rotate the wheel (every price moves down one step)"), { cls: "btn small" }))));
     if (chg.length) {
       const sources = [...new Set(chg.map((a) => a.source))];
       if (!sources.includes(this.change.source)) this.change.source = sources[0];
@@ -286,11 +310,11 @@ export class ActionPanel {
       const pick = chg.find((a) => a.source === this.change.source && a.good === this.change.good);
       const sel = (name, values, cur, onch) => h("select", { "aria-label": name, onchange: (e) => { onch(e.target.value); this.render(ctx); } },
         ...values.map((v) => h("option", { value: v, selected: v === cur ? true : null, text: w.goodTitle(v) })));
-      parts.push(h("div", { class: "row dr-change" }, h("span", { class: "small", text: "Change a die:" }),
-        sel("Market die to change", sources, this.change.source, (v) => { this.change.source = v; }),
-        h("span", { text: "→" }),
-        sel("New face", targets, this.change.good, (v) => { this.change.good = v; }),
-        pick ? btn(pick, "Change", { cls: "btn small" }) : null));
+      parts.push(h("div", { class: "row dr-change" }, h("span", { class: "small", text: t("Change a die:") }),
+        sel(t("Market die to change"), sources, this.change.source, (v) => { this.change.source = v; }),
+        h("span", { text: "→", "aria-hidden": "true" }),
+        sel(t("New face"), targets, this.change.good, (v) => { this.change.good = v; }),
+        pick ? btn(pick, t("Change"), { cls: "btn small" }) : null));
       for (const a of chg) btn(a); // every change command counts as offered through the selects
     }
     if (buys.length) {
@@ -300,28 +324,30 @@ export class ActionPanel {
       for (const g of this.content.board.goods.map((x) => x.id)) for (let i = 0; i < (this.basket[g] || 0); i += 1) list.push(g);
       const cost = Math.max(0, [...new Set(list)].reduce((n, g) => n + (wheel.find((x) => x.good === g)?.value ?? 0), 0) - discount);
       const match = buys.find((a) => a.goods.length === list.length && a.goods.every((g, i) => g === list[i]));
-      const toggles = h("div", { class: "dr-basket", role: "group", "aria-label": "The basket" },
+      const toggles = h("div", { class: "dr-basket", role: "group", "aria-label": t("The basket") },
         ...wheel.filter((x) => x.dice > 0).map((x) => {
           const n = this.basket[x.good] || 0;
           return h("div", { class: `dr-basket-item${n ? " on" : ""}` },
             goodChip(x.good, w.goodTitle(x.good)),
-            h("span", { class: "small", text: `${w.goodTitle(x.good)} $${x.value} (${x.dice})` }),
-            h("button", { type: "button", class: "btn small", "aria-label": `One more ${w.good(x.good)}`, "data-testid": "basket-add",
+            h("span", { class: "small", text: tn("{good} ${price} ({n} die)", "{good} ${price} ({n} dice)", x.dice, { good: w.goodTitle(x.good), price: x.value }) }),
+            h("button", { type: "button", class: "btn small", "aria-label": t("One more {good}", { good: w.good(x.good) }), "data-testid": "basket-add",
               disabled: n >= x.dice ? true : null, onclick: () => { this.basket[x.good] = n + 1; this.render(ctx); } }, "+"),
-            h("button", { type: "button", class: "btn small", "aria-label": `One less ${w.good(x.good)}`, disabled: n ? null : true,
+            h("button", { type: "button", class: "btn small", "aria-label": t("One less {good}", { good: w.good(x.good) }), disabled: n ? null : true,
               onclick: () => { this.basket[x.good] = n - 1; this.render(ctx); } }, "−"),
             h("b", { text: String(n) }));
         }));
       const coins = view.private?.coins ?? 0;
       const summary = h("p", { class: "dr-basket-sum", "data-testid": "basket-price" },
-        list.length ? `Basket: ${w.goodsList(list)} — $${cost}${discount ? " (Brembizánt's $2 off)" : ""}; you have ${coins}.` : "Your basket is empty (a second good of a section is free).");
+        !list.length ? t("Your basket is empty (a second good of a section is free).")
+          : discount ? tn("Basket: {goods} — ${cost} (Brembizánt's $2 off); you have {n} coin.", "Basket: {goods} — ${cost} (Brembizánt's $2 off); you have {n} coins.", coins, { goods: w.goodsList(list), cost })
+            : tn("Basket: {goods} — ${cost}; you have {n} coin.", "Basket: {goods} — ${cost}; you have {n} coins.", coins, { goods: w.goodsList(list), cost }));
       parts.push(toggles, summary, h("div", { class: "row" },
-        match ? btn(match, list.length ? `Buy for $${cost}` : "Buy nothing, leave", { cls: list.length ? "btn primary" : "btn" })
-          : h("span", { class: "dr-too-dear", text: `Too dear: $${cost} > ${coins} coins` }),
-        list.length ? btn(buys.find((a) => !a.goods.length) ?? buys[0], "Buy nothing, leave", { cls: "btn small" }) : null));
+        match ? btn(match, list.length ? t("Buy for ${cost}", { cost }) : t("Buy nothing, leave"), { cls: list.length ? "btn primary" : "btn" })
+          : h("span", { class: "dr-too-dear", text: tn("Too dear: ${cost} > {n} coin", "Too dear: ${cost} > {n} coins", coins, { cost }) }),
+        list.length ? btn(buys.find((a) => !a.goods.length) ?? buys[0], t("Buy nothing, leave"), { cls: "btn small" }) : null));
       for (const a of buys) btn(a);
     }
-    group("At the Great Bazaar", ...parts);
+    group(t("At the Great Bazaar"), ...parts);
   }
 
   caravanBuilder(ctx, cmds, btn, group, me) {
@@ -332,20 +358,21 @@ export class ActionPanel {
     if (!comps.includes(this.caravan.companion)) this.caravan.companion = comps.find((i) => view.board.companion_row_die?.[i]) ?? comps[0];
     const routes = [...new Set(cmds.map((a) => a.route))];
     if (!routes.includes(this.caravan.route)) this.caravan.route = routes[0];
-    const compName = (i) => (i === -1 ? "Top of the deck (unseen)" : `${w.companion(view.board.companion_row[i])}${view.board.companion_row_die?.[i] ? " + travel die" : ""}`);
+    const compName = (i) => (i === -1 ? t("Top of the deck (unseen)") : view.board.companion_row_die?.[i]
+      ? t("{companion} + travel die", { companion: w.companion(view.board.companion_row[i]) }) : w.companion(view.board.companion_row[i]));
     const chips = (items, cur, set, label) => h("div", { class: "row", role: "radiogroup", "aria-label": label },
       ...items.map(([v, text]) => h("button", { type: "button", role: "radio", "aria-checked": String(v === cur), class: `btn small dr-toggle${v === cur ? " on" : ""}`,
         onclick: () => { set(v); this.render(ctx); } }, text)));
     const towns = cmds.filter((a) => a.companion === this.caravan.companion && a.route === this.caravan.route);
     for (const a of cmds) if (!towns.includes(a)) btn(a); // reachable through the chips
-    group("Yurg's Excursions: lead a caravan to a town",
-      h("span", { class: "small", text: "Companion:" }),
-      chips(comps.map((i) => [i, compName(i)]), this.caravan.companion, (v) => { this.caravan.companion = v; }, "Companion"),
-      h("span", { class: "small", text: "Route:" }),
-      chips(routes.map((r) => [r, r === "shortcut" ? "Shortcut (3 lanterns, 2 fortunes)" : "Dark road (1 fortune)"]), this.caravan.route, (v) => { this.caravan.route = v; }, "Route"),
+    group(t("Yurg's Excursions: lead a caravan to a town"),
+      h("span", { class: "small", text: t("Companion:") }),
+      chips(comps.map((i) => [i, compName(i)]), this.caravan.companion, (v) => { this.caravan.companion = v; }, t("Companion")),
+      h("span", { class: "small", text: t("Route:") }),
+      chips(routes.map((r) => [r, r === "shortcut" ? t("Shortcut (3 lanterns, 2 fortunes)") : t("Dark road (1 fortune)")]), this.caravan.route, (v) => { this.caravan.route = v; }, t("Route")),
       h("div", { class: "row" }, ...towns.map((a) => {
         const n = deliverable(w, me, a.town);
-        return btn(a, `${w.town(a.town)}${n ? ` (${n} to deliver)` : ""}`, { cls: n ? "btn primary small" : "btn small" });
+        return btn(a, n ? tn("{town} ({n} to deliver)", "{town} ({n} to deliver)", n, { town: w.town(a.town) }) : w.town(a.town), { cls: n ? "btn primary small" : "btn small" });
       })));
   }
 }

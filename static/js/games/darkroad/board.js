@@ -2,9 +2,10 @@
 // Ringway (five wagon spaces, every wagon), the five districts with what lies in them,
 // the four buildings, the round track and the prestige track. Pan (drag) and zoom
 // (wheel, pinch, buttons) move the viewBox, as Karanor's map does.
+import { t, tn } from "../../i18n.js";
 import { clear, s, seatColour, seatMark } from "../../util.js";
 import { die, goodToken, wrapped } from "./draw.js";
-import { DISTRICT_TITLES } from "./words.js";
+import { districtTitle, goodLetter, listOf } from "./words.js";
 
 const W = 1300;
 const H = 1270;
@@ -36,7 +37,7 @@ export class Board {
     this.vb = { ...this.full };
     this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "dr-board-svg", role: "group", "aria-labelledby": "dr-board-title",
       preserveAspectRatio: "xMidYMid meet" });
-    this.svg.append(s("title", { id: "dr-board-title", text: "The kingdom board: the Ringway and its districts" }));
+    this.svg.append(s("title", { id: "dr-board-title", text: t("The kingdom board: the Ringway and its districts") }));
     this.svg.append(s("defs", {},
       s("filter", { id: "dr-shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
         s("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2.5, "flood-opacity": 0.4 }))));
@@ -95,12 +96,12 @@ export class Board {
     const node = s("g", { class: `dr-panel dr-panel-${id}${active.has(id) ? " active" : ""}`, "data-district": id });
     node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: 18, class: "dr-panel-bg" }));
     node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: 34, rx: 14, class: "dr-panel-head" }));
-    node.append(s("text", { x: p.x + 16, y: p.y + 24, class: "dr-panel-title", text: `${DISTRICT_TITLES[id]}${extra}` }));
+    node.append(s("text", { x: p.x + 16, y: p.y + 24, class: "dr-panel-title", text: extra ? t("{district} · {extra}", { district: districtTitle(id), extra }) : districtTitle(id) }));
     if (this.previewed.has(id)) node.append(s("rect", { x: p.x - 5, y: p.y - 5, width: p.w + 10, height: p.h + 10, rx: 21, class: "dr-preview-panel" }));
-    if (active.has(id)) node.append(s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-open", "text-anchor": "end", text: "open to you" }));
+    if (active.has(id)) node.append(s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-open", "text-anchor": "end", text: t("open to you") }));
     else if (this.last?.target === id) {
       node.append(s("rect", { x: p.x - 4, y: p.y - 4, width: p.w + 8, height: p.h + 8, rx: 20, class: "dr-last", stroke: seatColour(this.last.seat) }),
-        s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-last", "text-anchor": "end", text: `last: ${this.words.who(this.last.seat)}` }));
+        s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-last", "text-anchor": "end", text: this.words.isMe(this.last.seat) ? t("last: you") : t("last: {who}", { who: this.words.name(this.last.seat) }) }));
     }
     g.append(node);
     return node;
@@ -109,27 +110,28 @@ export class Board {
   drawRounds(g, view) {
     const round = view.turn?.round ?? 1;
     const x0 = 350;
-    const t = s("g", { class: "dr-rounds" });
-    t.append(s("text", { x: x0 - 22, y: 52, class: "dr-label", "text-anchor": "end", text: view.turn?.phase === "final_travel" ? "Final travel" : "Round" }));
+    const track = s("g", { class: "dr-rounds" });
+    track.append(s("text", { x: x0 - 22, y: 52, class: "dr-label", "text-anchor": "end", text: view.turn?.phase === "final_travel" ? t("Final travel") : t("Round") }));
     for (let r = 1; r <= 13; r += 1) {
       const x = x0 + (r - 1) * 48;
       const cls = r < round ? "past" : r === round ? "now" : "";
       const node = s("g", { class: `dr-round ${cls}` },
-        s("title", { text: `Round ${r}${REMOVAL.includes(r) ? ": at its end a night die leaves the game" : ""}${r >= 11 ? " (the last rounds: no reserve)" : ""}` }),
+        s("title", { text: REMOVAL.includes(r) ? t("Round {r}: at its end a night die leaves the game", { r })
+          : r >= 11 ? t("Round {r} (the last rounds: no reserve)", { r }) : t("Round {r}", { r }) }),
         s("circle", { cx: x, cy: 46, r: 19 }),
         s("text", { x, y: 52, "text-anchor": "middle", text: String(r) }));
       if (REMOVAL.includes(r)) node.append(s("g", { class: "dr-removal" }, s("rect", { x: x - 7, y: 68, width: 14, height: 14, rx: 3 }), s("line", { x1: x - 9, y1: 84, x2: x + 9, y2: 66 })));
-      t.append(node);
+      track.append(node);
     }
-    t.append(s("text", { x: x0 + 13 * 48 - 10, y: 52, class: "dr-label small", text: "▣ = a night die leaves" }));
-    g.append(t);
+    track.append(s("text", { x: x0 + 13 * 48 - 10, y: 52, class: "dr-label small", text: t("▣ = a night die leaves") }));
+    g.append(track);
   }
 
   drawRoad(g) {
     g.append(s("circle", { cx: C.x, cy: C.y, r: R, class: "dr-road" }));
     g.append(s("circle", { cx: C.x, cy: C.y, r: R, class: "dr-road-line" }));
-    g.append(s("text", { x: C.x, y: C.y + 6, class: "dr-ringway", "text-anchor": "middle", text: "The Ringway" }));
-    g.append(s("text", { x: C.x, y: C.y + 28, class: "dr-label small", "text-anchor": "middle", text: "clockwise ↻" }));
+    g.append(s("text", { x: C.x, y: C.y + 6, class: "dr-ringway", "text-anchor": "middle", text: t("The Ringway") }));
+    g.append(s("text", { x: C.x, y: C.y + 28, class: "dr-label small", "text-anchor": "middle", text: t("clockwise ↻") }));
     const ring = this.content.board.ringway;
     for (let i = 0; i < 5; i += 1) {
       // Spokes from the road to each district panel.
@@ -141,7 +143,7 @@ export class Board {
     }
     for (let i = 0; i < 5; i += 1) {
       const p = onRing(spaceAngle(i));
-      const name = `Wagon space ${i + 1}: between ${DISTRICT_TITLES[ring[i]]} and ${DISTRICT_TITLES[ring[(i + 1) % 5]]}`;
+      const name = t("Wagon space {n}: between {a} and {b}", { n: i + 1, a: districtTitle(ring[i]), b: districtTitle(ring[(i + 1) % 5]) });
       g.append(s("g", { class: "dr-space" }, s("title", { text: name }), s("circle", { cx: p.x, cy: p.y, r: 30 })));
     }
   }
@@ -151,7 +153,7 @@ export class Board {
       const at = BUILDING_AT[i];
       const info = this.content.buildings.find((x) => x.id === id);
       const node = s("g", { class: `dr-building${active.has(id) ? " active" : ""}${this.last?.target === id ? " last" : ""}${this.previewed.has(id) ? " preview" : ""}`, transform: `translate(${at.x} ${at.y})` },
-        s("title", { text: `${info?.name ?? id} (building ${i + 1}, with wagon space ${i + 1}): ${info?.text ?? ""}` }),
+        s("title", { text: t("{building} (building {n}, with wagon space {n}): {text}", { building: info?.name ?? id, n: i + 1, text: info?.text ?? "" }) }),
         s("rect", { x: -62, y: -30, width: 124, height: 60, rx: 10 }),
         wrapped(info?.name ?? id, { y: -6, max: 16, lh: 17, cls: "dr-building-name", lines: 2 }));
       g.append(node);
@@ -177,16 +179,17 @@ export class Board {
       const part = this.wheel.parts[k];
       part.content.style.transform = `rotate(${-angle}deg)`;
       part.inner.style.transform = `rotate(${-angle}deg)`;
-      part.title.textContent = `${this.words.goodTitle(sec.good)}: $${sec.value}, ${sec.dice} market ${sec.dice === 1 ? "die" : "dice"}`;
+      part.title.textContent = tn("{good}: ${price}, {n} market die", "{good}: ${price}, {n} market dice", sec.dice, { good: this.words.goodTitle(sec.good), price: sec.value });
       const dice = clear(part.dice);
       for (let d = 0; d < sec.dice; d += 1) {
         dice.append(s("g", { class: "dr-market-die", transform: `translate(${(d - (sec.dice - 1) / 2) * 24} 0)` },
           s("rect", { x: -10, y: -10, width: 20, height: 20, rx: 4 }),
-          s("text", { y: 5, "text-anchor": "middle", text: this.words.goods[sec.good]?.name?.[0] ?? "?" })));
+          s("text", { y: 5, "text-anchor": "middle", text: goodLetter(sec.good) })));
       }
     });
     const aside = view.board.market_aside || 0;
-    node.append(s("text", { x: 56, y: 446, class: "dr-label small", text: `Market wheel: ${wheel.reduce((n, x) => n + x.dice, 0)} dice on it${aside ? `, ${aside} set aside` : ""}` }));
+    node.append(s("text", { x: 56, y: 446, class: "dr-label small", text: aside ? tn("Market wheel: {n} die on it, {aside} set aside", "Market wheel: {n} dice on it, {aside} set aside", wheel.reduce((n, x) => n + x.dice, 0), { aside })
+      : tn("Market wheel: {n} die on it", "Market wheel: {n} dice on it", wheel.reduce((n, x) => n + x.dice, 0)) }));
   }
 
   /** The wheel's drawing, once: six sectors (a good, its name, its market dice), the prices. */
@@ -222,7 +225,7 @@ export class Board {
       const a = (-90 + 60 * k) * (Math.PI / 180);
       const x = cx + (r + 22) * Math.cos(a);
       const y = cy + (r + 22) * Math.sin(a);
-      ring.append(s("g", {}, s("title", { text: `Price slot: $${v}` }), s("circle", { cx: x, cy: y, r: 17, class: "dr-price" }),
+      ring.append(s("g", {}, s("title", { text: t("Price slot: ${price}", { price: v }) }), s("circle", { cx: x, cy: y, r: 17, class: "dr-price" }),
         s("text", { x, y: y + 6, "text-anchor": "middle", class: "dr-price-text", text: `$${v}` })));
     });
     this.wheelLayer.append(turn, ring, s("circle", { cx, cy, r: 18, class: "dr-wheel-hub" }));
@@ -232,24 +235,25 @@ export class Board {
   drawCommissions(g, view, active, legal, busy) {
     const stacks = view.board.commissions || {};
     const node = this.panel(g, "commissions", active);
-    this.content.board.towns.forEach((t, i) => {
+    this.content.board.towns.forEach((town, i) => {
       const x = 842 + (i % 3) * 140;
       const y = 134 + Math.floor(i / 3) * 160;
-      const st = stacks[t.id] || { top: null, count: 0 };
+      const st = stacks[town.id] || { top: null, count: 0 };
       const top = this.content.commissions.find((k) => k.id === st.top);
       const card = s("g", { class: "dr-stack", transform: `translate(${x} ${y})` });
       if (st.count > 1) card.append(s("rect", { x: 5, y: 5, width: 128, height: 148, rx: 10, class: "dr-card-under" }));
-      card.append(s("rect", { x: 0, y: 0, width: 128, height: 148, rx: 10, class: `dr-card dr-town-${t.region}` }));
-      card.append(s("text", { x: 64, y: 24, class: "dr-card-title", "text-anchor": "middle", text: t.name }));
-      card.append(s("text", { x: 64, y: 42, class: "dr-label small", "text-anchor": "middle", text: `${t.region} region` }));
+      card.append(s("rect", { x: 0, y: 0, width: 128, height: 148, rx: 10, class: `dr-card dr-town-${town.region}` }));
+      card.append(s("text", { x: 64, y: 24, class: "dr-card-title", "text-anchor": "middle", text: town.name }));
+      card.append(s("text", { x: 64, y: 42, class: "dr-label small", "text-anchor": "middle", text: { north: t("north region"), west: t("west region"), east: t("east region") }[town.region] ?? town.region }));
       if (top) {
         top.requests.forEach((gd, j) => card.append(goodToken(gd, { x: 30 + j * 34, y: 78, r: 14, title: this.words.goodTitle(gd) })));
-        card.append(s("text", { x: 64, y: 116, class: "dr-label small", "text-anchor": "middle", text: "1/3/6 prestige" }));
-      } else card.append(s("text", { x: 64, y: 84, class: "dr-label", "text-anchor": "middle", text: "empty" }));
+        card.append(s("text", { x: 64, y: 116, class: "dr-label small", "text-anchor": "middle", text: t("1/3/6 prestige") }));
+      } else card.append(s("text", { x: 64, y: 84, class: "dr-label", "text-anchor": "middle", text: t("empty") }));
       card.append(s("g", { class: "dr-count" }, s("circle", { cx: 114, cy: 134, r: 13 }), s("text", { x: 114, y: 139, "text-anchor": "middle", text: String(st.count) })));
-      card.insertBefore(s("title", { text: `${t.name}: ${st.count} commission${st.count === 1 ? "" : "s"}${top ? `; on top: ${top.requests.map((x) => this.words.good(x)).join(", ")}` : ""}` }), card.firstChild);
-      const cmd = legal.find((a) => a.type === "take_commission" && a.town === t.id);
-      if (cmd) this.target(card, cmd, `Take the ${t.name} commission`, busy);
+      card.insertBefore(s("title", { text: top ? tn("{town}: {n} commission; on top: {goods}", "{town}: {n} commissions; on top: {goods}", st.count, { town: town.name, goods: listOf(top.requests.map((x) => this.words.good(x))) })
+        : tn("{town}: {n} commission", "{town}: {n} commissions", st.count, { town: town.name }) }), card.firstChild);
+      const cmd = legal.find((a) => a.type === "take_commission" && a.town === town.id);
+      if (cmd) this.target(card, cmd, t("Take the {town} commission", { town: town.name }), busy);
       node.append(card);
     });
   }
@@ -265,35 +269,37 @@ export class Board {
       const [dx, dy] = at[sp.space];
       const here = view.board.dark_market === i;
       const spot = s("g", { class: `dr-dm-space${here ? " here" : ""}`, transform: `translate(${cx + dx} ${cy + dy})` },
-        s("title", { text: `${sp.space}: ${sp.goods.length ? sp.goods.map((x) => this.words.good(x)).join(" + ") : "a commission or a deed with its bonus"}${here ? " (the marker is here)" : ""}` }),
+        s("title", { text: here ? t("{space} (the marker is here)", { space: this.words.darkMarketSpace(sp.space) })
+          : sp.goods.length ? this.words.darkMarketSpace(sp.space) : t("{space}: a commission or a deed with its bonus", { space: this.words.darkMarketSpace(sp.space) }) }),
         s("circle", { r: 34 }));
       if (sp.goods.length) sp.goods.forEach((gd, j) => spot.append(goodToken(gd, { x: (j - 0.5) * 26, y: 0, r: 11 })));
-      else spot.append(s("text", { y: 5, "text-anchor": "middle", class: "dr-label small", text: "deal" }));
+      else spot.append(s("text", { y: 5, "text-anchor": "middle", class: "dr-label small", text: t("deal") }));
       if (here) spot.append(s("circle", { r: 38, class: "dr-marker" }));
       node.append(spot);
     });
-    node.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "dr-label small", text: "1 coin/space" }));
+    node.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "dr-label small", text: t("1 coin/space") }));
     // The courtyard: two deeds face up with their banners, and the deck.
-    node.append(s("text", { x: 1185, y: 540, class: "dr-label", "text-anchor": "middle", text: "Courtyard" }));
+    node.append(s("text", { x: 1185, y: 540, class: "dr-label", "text-anchor": "middle", text: t("Courtyard") }));
     (view.board.courtyard || []).forEach((id, i) => {
       const d = this.content.deeds.find((x) => x.id === id);
       const banner = this.content.deed_banners?.[i];
       const y = 552 + i * 112;
       const card = s("g", { class: "dr-deed", transform: `translate(1120 ${y})` },
-        s("title", { text: d ? `${d.name}: ${d.text}${banner ? ` Banner: ${this.words.effect(banner)}.` : ""}` : "empty" }),
+        s("title", { text: !d ? t("empty") : banner ? t("{deed}: {text} Banner: {bonus}.", { deed: d.name, text: d.text, bonus: this.words.effect(banner) })
+          : t("{deed}: {text}", { deed: d.name, text: d.text }) }),
         s("rect", { width: 130, height: 104, rx: 10, class: "dr-card dr-deed-card" }));
       if (d) {
         card.append(wrapped(d.name, { x: 65, y: 20, max: 15, lh: 15, cls: "dr-card-title small", lines: 2 }));
         card.append(wrapped(d.text, { x: 65, y: 56, max: 22, lh: 12, cls: "dr-card-text", lines: 3 }));
       }
-      if (banner) card.append(s("text", { x: 65, y: 100, class: "dr-banner", "text-anchor": "middle", text: `+ ${this.words.effect(banner).replace("gain ", "")}` }));
+      if (banner) card.append(s("text", { x: 65, y: 100, class: "dr-banner", "text-anchor": "middle", text: t("+ {bonus}", { bonus: this.words.effect(banner) }) }));
       node.append(card);
     });
-    node.append(s("text", { x: 1185, y: 792, class: "dr-label small", "text-anchor": "middle", text: `deck: ${view.board.decks?.deeds ?? 0}` }));
+    node.append(s("text", { x: 1185, y: 792, class: "dr-label small", "text-anchor": "middle", text: t("deck: {n}", { n: view.board.decks?.deeds ?? 0 }) }));
   }
 
   drawInn(g, view, active) {
-    const node = this.panel(g, "inn", active, ` · ${view.board.decks?.heroes ?? 0} in the deck`);
+    const node = this.panel(g, "inn", active, tn("{n} in the deck", "{n} in the deck", view.board.decks?.heroes ?? 0));
     (view.board.inn || []).forEach((id, i) => {
       const x = 52 + (i % 2) * 176;
       const y = 526 + Math.floor(i / 2) * 140;
@@ -305,12 +311,12 @@ export class Board {
         return;
       }
       const town = this.words.heroTownOf(id);
-      card.append(s("title", { text: `${hero.name}, ${hero.type} → ${this.words.town(town)}. Requests ${hero.requests.map((x) => this.words.good(x)).join(", ")}. Bonus: ${hero.bonus}.` }));
+      card.append(s("title", { text: this.words.heroLine(id) }));
       card.append(s("rect", { width: 168, height: 130, rx: 10, class: "dr-card dr-hero-card" }));
       card.append(wrapped(hero.name, { x: 84, y: 22, max: 20, lh: 16, cls: "dr-card-title small", lines: 2 }));
-      card.append(s("text", { x: 84, y: 62, "text-anchor": "middle", class: "dr-label small", text: `${hero.type} → ${this.words.town(town)}` }));
+      card.append(s("text", { x: 84, y: 62, "text-anchor": "middle", class: "dr-label small", text: t("{type} → {town}", { type: this.words.heroType(hero.type), town: this.words.town(town) }) }));
       hero.requests.forEach((gd, j) => card.append(goodToken(gd, { x: 84 + (j - (hero.requests.length - 1) / 2) * 32, y: 90, r: 13 })));
-      if (hero.bonus !== "none") card.append(s("text", { x: 84, y: 122, "text-anchor": "middle", class: "dr-bonus", text: { lantern: "+ lantern", horseshoe: "+ horseshoe", storage: "+ stores 1 good" }[hero.bonus] }));
+      if (hero.bonus !== "none") card.append(s("text", { x: 84, y: 122, "text-anchor": "middle", class: "dr-bonus", text: t("+ {bonus}", { bonus: this.words.heroBonus(hero.bonus) }) }));
       node.append(card);
     });
   }
@@ -321,24 +327,24 @@ export class Board {
     // Ruins of Yin: the tablet's four spaces clockwise from the bottom-left.
     const ruins = this.content.board.ruins;
     const spots = { bottom_left: [0, 1], top_left: [0, 0], top_right: [1, 0], bottom_right: [1, 1] };
-    node.append(s("text", { x: 250, y: 890, class: "dr-label", "text-anchor": "middle", text: "Ruins of Yin" }));
+    node.append(s("text", { x: 250, y: 890, class: "dr-label", "text-anchor": "middle", text: t("Ruins of Yin") }));
     ruins.forEach((sp, i) => {
       const [cx, cy] = spots[sp.space];
       const x = 150 + cx * 102;
       const y = 900 + cy * 102;
       const here = b.ruins === i;
       const spot = s("g", { class: `dr-ruin${here ? " here" : ""}`, transform: `translate(${x} ${y})` },
-        s("title", { text: `${sp.space.replace("_", " ")}: ${sp.goods.length ? `an upgraded ${sp.goods.map((x) => this.words.good(x)).join(" or ")}` : "an upgraded good of your choice"}${here ? " (the marker is here)" : ""}` }),
+        s("title", { text: this.ruinsTitle(sp, here) }),
         s("rect", { width: 96, height: 96, rx: 12 }));
       if (sp.goods.length) sp.goods.forEach((gd, j) => spot.append(goodToken(gd, { x: 30 + j * 36, y: 48, r: 14, up: true })));
-      else spot.append(s("text", { x: 48, y: 54, "text-anchor": "middle", class: "dr-label small", text: "any ★" }));
+      else spot.append(s("text", { x: 48, y: 54, "text-anchor": "middle", class: "dr-label small", text: t("any ★") }));
       if (here) spot.append(s("circle", { cx: 82, cy: 14, r: 11, class: "dr-marker-dot" }));
       node.append(spot);
     });
     // The companion row: deck, then three cards; the farthest carries a travel die.
-    node.append(s("text", { x: 600, y: 890, class: "dr-label", "text-anchor": "middle", text: "Companions" }));
+    node.append(s("text", { x: 600, y: 890, class: "dr-label", "text-anchor": "middle", text: t("Companions") }));
     node.append(s("g", { class: "dr-deck", transform: "translate(372 904)" },
-      s("title", { text: `Companion deck: ${b.decks?.companions ?? 0} cards` }),
+      s("title", { text: tn("Companion deck: {n} card", "Companion deck: {n} cards", b.decks?.companions ?? 0) }),
       s("rect", { width: 76, height: 150, rx: 10 }), s("text", { x: 38, y: 80, "text-anchor": "middle", text: String(b.decks?.companions ?? 0) })));
     (b.companion_row || []).forEach((id, i) => {
       const x = 460 + i * 122;
@@ -346,39 +352,51 @@ export class Board {
       const comp = this.content.companions.find((cc) => cc.id === id);
       card.append(s("rect", { width: 114, height: 150, rx: 10, class: `dr-card${comp ? "" : " empty"}${comp?.kind === "stray" ? " stray" : ""}` }));
       if (comp) {
-        card.append(s("title", { text: `${comp.name} (${comp.kind}; gift: ${comp.gift}): ${comp.abilities.map((a) => this.words.ability(a)).join("; ")}${b.companion_row_die?.[i] ? ". Carries a travel die." : ""}` }));
+        const p = { companion: comp.name, kind: this.words.companionKind(comp.kind), gift: this.words.gift(comp.gift), abilities: comp.abilities.map((a) => this.words.ability(a)).join("; ") };
+        card.append(s("title", { text: b.companion_row_die?.[i] ? t("{companion} ({kind}; gift: {gift}): {abilities}. Carries a travel die.", p) : t("{companion} ({kind}; gift: {gift}): {abilities}", p) }));
         card.append(wrapped(comp.name, { x: 57, y: 22, max: 13, lh: 15, cls: "dr-card-title small", lines: 3 }));
         card.append(wrapped(comp.abilities.map((a) => this.words.ability(a)).join(" · "), { x: 57, y: 84, max: 18, lh: 12, cls: "dr-card-text", lines: 4 }));
       }
-      if (b.companion_row_die?.[i]) card.append(die("+", { x: 98, y: 140, size: 24, cls: "travel", title: "A travel die rides with this companion" }));
+      if (b.companion_row_die?.[i]) card.append(die("+", { x: 98, y: 140, size: 24, cls: "travel", title: t("A travel die rides with this companion") }));
       node.append(card);
     });
     // Event decks and the good fortune track.
-    node.append(s("text", { x: 950, y: 890, class: "dr-label", "text-anchor": "middle", text: "Events & good fortune" }));
-    [["dark_road", "Dark road"], ["shortcut", "Shortcut"]].forEach(([deck, name], i) => {
+    node.append(s("text", { x: 950, y: 890, class: "dr-label", "text-anchor": "middle", text: t("Events & good fortune") }));
+    [["dark_road", t("Dark road")], ["shortcut", t("Shortcut")]].forEach(([deck, name], i) => {
+      const p = { n: b.decks?.[deck] ?? 0, seen: (b.discards?.[deck] || []).length };
       node.append(s("g", { class: `dr-deck dr-deck-${deck}`, transform: `translate(${840 + i * 88} 904)` },
-        s("title", { text: `${name} events: ${b.decks?.[deck] ?? 0} in the deck, ${(b.discards?.[deck] || []).length} seen` }),
+        s("title", { text: deck === "shortcut" ? t("Shortcut events: {n} in the deck, {seen} seen", p) : t("Dark road events: {n} in the deck, {seen} seen", p) }),
         s("rect", { width: 80, height: 112, rx: 10 }),
         s("text", { x: 40, y: 50, "text-anchor": "middle", class: "small", text: name }),
         s("text", { x: 40, y: 80, "text-anchor": "middle", text: String(b.decks?.[deck] ?? 0) })));
     });
     const fort = s("g", { class: "dr-fortune", transform: "translate(1020 904)" },
-      s("title", { text: `Good fortune: ${b.fortune_coins ? `${b.fortune_coins} coins wait for the first to choose coins` : "coins give 3"}; upgrades left: ${(b.upgrades || []).map((u) => this.words.upgrade(u)).join(", ") || "none"}` }),
+      s("title", { text: b.fortune_coins
+        ? t("Good fortune: {n} coins wait for the first to choose coins; upgrades left: {upgrades}", { n: b.fortune_coins, upgrades: listOf((b.upgrades || []).map((u) => this.words.upgrade(u))) })
+        : t("Good fortune: coins give 3; upgrades left: {upgrades}", { upgrades: listOf((b.upgrades || []).map((u) => this.words.upgrade(u))) }) }),
       s("rect", { width: 136, height: 150, rx: 10 }),
-      s("text", { x: 68, y: 22, "text-anchor": "middle", class: "small", text: "Good fortune" }),
-      s("text", { x: 68, y: 46, "text-anchor": "middle", class: "small", text: "A die · B deed" }),
-      s("text", { x: 68, y: 66, "text-anchor": "middle", class: "small", text: `C ${b.fortune_coins ? b.fortune_coins : 3} coins` }),
-      s("text", { x: 68, y: 86, "text-anchor": "middle", class: "small", text: "D upgrade:" }),
-      s("text", { x: 68, y: 110, "text-anchor": "middle", class: "dr-big", text: `${(b.upgrades || []).length} left` }));
+      s("text", { x: 68, y: 22, "text-anchor": "middle", class: "small", text: t("Good fortune") }),
+      s("text", { x: 68, y: 46, "text-anchor": "middle", class: "small", text: t("A die · B deed") }),
+      s("text", { x: 68, y: 66, "text-anchor": "middle", class: "small", text: t("C {n} coins", { n: b.fortune_coins ? b.fortune_coins : 3 }) }),
+      s("text", { x: 68, y: 86, "text-anchor": "middle", class: "small", text: t("D upgrade:") }),
+      s("text", { x: 68, y: 110, "text-anchor": "middle", class: "dr-big", text: tn("{n} left", "{n} left", (b.upgrades || []).length) }));
     node.append(fort);
-    node.append(s("text", { x: 900, y: 1044, class: "dr-label small", "text-anchor": "middle", text: "Dark road: 1 fortune" }));
-    node.append(s("text", { x: 900, y: 1062, class: "dr-label small", "text-anchor": "middle", text: "Shortcut (3 lanterns): 2" }));
+    node.append(s("text", { x: 900, y: 1044, class: "dr-label small", "text-anchor": "middle", text: t("Dark road: 1 fortune") }));
+    node.append(s("text", { x: 900, y: 1062, class: "dr-label small", "text-anchor": "middle", text: t("Shortcut (3 lanterns): 2") }));
     if (b.travel) {
-      const t = b.travel;
-      const text = t.final ? "Final travel: everyone visits a town" : `Caravan of ${this.words.who(t.leader)} → ${this.words.town(t.town)} (${t.route === "shortcut" ? "shortcut" : "dark road"})`;
+      const tr = b.travel;
+      const p = { leader: this.words.name(tr.leader), town: this.words.town(tr.town) };
+      const text = tr.final ? t("Final travel: everyone visits a town")
+        : tr.route === "shortcut" ? t("Caravan of {leader} → {town} (shortcut)", p) : t("Caravan of {leader} → {town} (dark road)", p);
       node.append(s("g", { class: "dr-caravan-flag" }, s("rect", { x: 150, y: 1112, width: 1000, height: 44, rx: 12 }),
         s("text", { x: 650, y: 1141, "text-anchor": "middle", text })));
     }
+  }
+
+  ruinsTitle(sp, here) {
+    const space = { bottom_left: t("bottom left"), top_left: t("top left"), top_right: t("top right"), bottom_right: t("bottom right") }[sp.space] ?? sp.space;
+    const goods = sp.goods.length ? sp.goods.map((x) => this.words.aGood(x, true)).join(" / ") : t("an upgraded good of your choice");
+    return here ? t("{space}: {goods} (the marker is here)", { space, goods }) : t("{space}: {goods}", { space, goods });
   }
 
   drawPrestige(g, view) {
@@ -388,7 +406,7 @@ export class Board {
     const x1 = 1240;
     const y = 1222;
     const node = s("g", { class: "dr-prestige" });
-    node.append(s("text", { x: x0, y: 1196, class: "dr-label", text: "Prestige" }));
+    node.append(s("text", { x: x0, y: 1196, class: "dr-label", text: t("Prestige") }));
     node.append(s("line", { x1: x0, x2: x1, y1: y, y2: y, class: "dr-track" }));
     for (let v = 0; v <= max; v += 5) {
       const x = x0 + ((x1 - x0) * v) / max;
@@ -399,7 +417,7 @@ export class Board {
       const k = (at[p.prestige] = (at[p.prestige] || 0) + 1) - 1;
       const x = x0 + ((x1 - x0) * p.prestige) / max;
       const mark = seatMark(p.seat, x, y - 14 - k * 16, 9, { stroke: "#1d1d1d", "stroke-width": 1.5 });
-      mark.append(s("title", { text: `${p.name}: ${p.prestige} prestige` }));
+      mark.append(s("title", { text: tn("{name}: {n} prestige", "{name}: {n} prestige", p.prestige, { name: p.name }) }));
       node.append(mark);
     }
     g.append(node);
@@ -419,7 +437,7 @@ export class Board {
         const y = C.y + R * Math.sin(a) + off * Math.sin(a + Math.PI / 2);
         const turn = view.turn?.seat === p.seat && view.status === "playing";
         const pawn = s("g", { class: `dr-wagon${turn ? " turn" : ""}`, transform: `translate(${x} ${y})`, filter: "url(#dr-shadow)", "data-seat": p.seat },
-          s("title", { text: `${p.name}'s wagon${turn ? " (playing)" : ""}: space ${Number(pos) + 1}` }));
+          s("title", { text: turn ? t("{name}'s wagon (playing): space {n}", { name: p.name, n: Number(pos) + 1 }) : t("{name}'s wagon: space {n}", { name: p.name, n: Number(pos) + 1 }) }));
         if (turn) pawn.append(s("circle", { r: 19, class: "dr-turn-ring", stroke: seatColour(p.seat) }));
         pawn.append(seatMark(p.seat, 0, 0, 12, { stroke: "#111", "stroke-width": 2.4 }));
         g.append(pawn);
@@ -438,10 +456,10 @@ export class Board {
     for (const [dest, cmds] of byDest) {
       const p = onRing(spaceAngle(dest));
       const best = cmds.find((c) => !c.horseshoe) || cmds[0];
-      const faces = `${DISTRICT_TITLES[ring[dest]]} and ${DISTRICT_TITLES[ring[(dest + 1) % 5]]}${dest < 4 ? ` (+ ${this.words.building(view.board.buildings[dest])})` : ""}`;
-      const label = `${this.words.command(best)}: to space ${dest + 1}, facing ${faces}`;
-      const t = this.target(s("g", { class: "dr-move-target" }, s("circle", { cx: p.x, cy: p.y, r: 40 })), best, label, busy);
-      g.append(t);
+      const q = { a: districtTitle(ring[dest]), b: districtTitle(ring[(dest + 1) % 5]), building: dest < 4 ? this.words.building(view.board.buildings[dest]) : "",
+        command: this.words.command(best), n: dest + 1 };
+      const label = dest < 4 ? t("{command}: to space {n}, facing {a} and {b} (+ {building})", q) : t("{command}: to space {n}, facing {a} and {b}", q);
+      g.append(this.target(s("g", { class: "dr-move-target" }, s("circle", { cx: p.x, cy: p.y, r: 40 })), best, label, busy));
     }
     if (this.last?.space !== undefined && !byDest.size) {
       const p = onRing(spaceAngle(this.last.space));

@@ -2,6 +2,7 @@
 // the event card with its six faces, the travel dice on the table and who took which.
 // The view gives the caravan as it stands; joins, picks and rerolls are remembered from
 // the events this page has seen.
+import { t } from "../../i18n.js";
 import { clear, h, seatBadge } from "../../util.js";
 import { dieChip } from "./draw.js";
 
@@ -24,40 +25,41 @@ export class CaravanRecord {
   }
 
   render(root, view, words) {
-    const t = view.board.travel;
+    const tr = view.board.travel;
     const r = this.rec;
     clear(root);
-    if (!t && !r) { root.hidden = true; return; }
+    if (!tr && !r) { root.hidden = true; return; }
     root.hidden = false;
-    const live = Boolean(t);
-    if (t?.final || (!t && r?.final)) {
-      root.append(h("h2", { text: t ? "The final travel" : "The final travel is over" }),
-        h("p", { text: "Winter is over: each merchant may visit any town to deliver. No event, no good fortune." }));
+    const live = Boolean(tr);
+    if (tr?.final || (!tr && r?.final)) {
+      root.append(h("h2", { text: tr ? t("The final travel") : t("The final travel is over") }),
+        h("p", { text: t("Winter is over: each merchant may visit any town to deliver. No event, no good fortune.") }));
       this.visits(root, words);
       return;
     }
-    const leader = t ? t.leader : r.leader;
-    const town = t ? t.town : r.town;
-    const route = t ? t.route : r.route;
-    const comp = t ? t.companion : r.companion;
-    root.append(h("h2", { text: live ? "The caravan" : "The last caravan" }));
-    root.append(h("p", {}, seatBadge(leader, 18), ` ${words.who(leader)} ${words.verb(leader, "lead", "leads")} a caravan to `,
-      h("b", { text: words.town(town) }), ` by ${route === "shortcut" ? "a shortcut" : "the dark road"}, with ${words.companion(comp)}.`));
-    const travellers = t ? t.travellers : [leader, ...(r?.joins || []).filter((j) => j.yes).map((j) => j.seat)];
+    const leader = tr ? tr.leader : r.leader;
+    const town = tr ? tr.town : r.town;
+    const route = tr ? tr.route : r.route;
+    const comp = tr ? tr.companion : r.companion;
+    root.append(h("h2", { text: live ? t("The caravan") : t("The last caravan") }));
+    root.append(h("p", {}, seatBadge(leader, 18), " ", words.sentence({ type: "caravan", seat: leader, town, route, companion: comp })));
+    const travellers = tr ? tr.travellers : [leader, ...(r?.joins || []).filter((j) => j.yes).map((j) => j.seat)];
     const said = new Map((r?.joins || []).map((j) => [j.seat, j.yes]));
     const answers = view.players.filter((p) => p.seat !== leader).map((p) => {
       const yes = travellers.includes(p.seat) ? true : said.has(p.seat) ? said.get(p.seat) : null;
-      return h("li", {}, seatBadge(p.seat, 14), ` ${p.name}: ${yes === true ? "joins" : yes === false ? "stays home" : t?.stage === "join" ? "deciding…" : "—"}`);
+      const p2 = { name: p.name };
+      return h("li", {}, seatBadge(p.seat, 14), " ", yes === true ? t("{name}: joins", p2) : yes === false ? t("{name}: stays home", p2)
+        : tr?.stage === "join" ? t("{name}: deciding…", p2) : t("{name}: —", p2));
     });
     if (answers.length) root.append(h("ul", { class: "dr-joins" }, ...answers));
     const evId = t?.event ?? r?.event;
     const ev = evId ? words.events[evId] : null;
     if (ev) {
-      const onTable = new Set(t?.dice || []);
+      const onTable = new Set(tr?.dice || []);
       const taken = new Map();
       for (const p of r?.picks || []) taken.set(p.face, [...(taken.get(p.face) || []), p.seat]);
       root.append(h("div", { class: "dr-event" },
-        h("h3", { text: `${ev.deck === "shortcut" ? "Shortcut" : "Dark road"} event: ${ev.name}` }),
+        h("h3", { text: ev.deck === "shortcut" ? t("Shortcut event: {event}", { event: ev.name }) : t("Dark road event: {event}", { event: ev.name }) }),
         h("p", { class: "flavour", text: ev.flavour }),
         h("table", { class: "dr-faces" }, h("tbody", {}, ...[1, 2, 3, 4, 5, 6].map((f) => h("tr", {
           class: `${onTable.has(f) ? "rolled" : ""}${words.isCost(ev.faces[String(f)]) ? " cost" : ""}` },
@@ -65,17 +67,29 @@ export class CaravanRecord {
         h("td", { text: words.effects(ev.faces[String(f)]) }),
         h("td", { class: "small" }, ...(taken.get(f) || []).map((sx) => h("span", { class: "dr-took" }, seatBadge(sx, 14), ` ${words.who(sx)}`)))))))));
     }
-    if (t && t.dice.length) root.append(h("p", { class: "dr-dice-line" }, "On the table: ", ...t.dice.map((d) => dieChip(d, "travel"))));
+    if (tr && tr.dice.length) root.append(h("p", { class: "dr-dice-line" }, t("On the table:"), " ", ...tr.dice.map((d) => dieChip(d, "travel"))));
     if (r?.picks?.length) {
-      root.append(h("ul", { class: "dr-picks" }, ...r.picks.map((p) => h("li", {}, seatBadge(p.seat, 14),
-        ` ${words.who(p.seat)} ${words.verb(p.seat, "took", "took")} the ${p.value}${p.face !== p.value ? ` (as ${p.face})` : ""}: ${ev ? words.effects(ev.faces[String(p.face)]) : ""}`))));
+      root.append(h("ul", { class: "dr-picks" }, ...r.picks.map((p) => h("li", {}, seatBadge(p.seat, 14), " ", this.pick(words, p, ev)))));
     }
-    if (r?.rerolls?.length) root.append(h("p", { class: "small muted", text: r.rerolls.map((x) => `${words.who(x.seat)} rerolled: ${x.dice.join(", ")}`).join(" · ") }));
+    if (r?.rerolls?.length) {
+      root.append(h("p", { class: "small muted", text: r.rerolls.map((x) => (words.isMe(x.seat) ? t("You rerolled: {dice}", { dice: x.dice.join(", ") })
+        : t("{name} rerolled: {dice}", { name: words.name(x.seat), dice: x.dice.join(", ") }))).join(" · ") }));
+    }
     this.visits(root, words);
   }
 
   visits(root, words) {
     const v = this.rec?.visits || [];
-    if (v.length) root.append(h("p", { class: "small", text: v.map((x) => `${words.who(x.seat)} → ${x.town ? words.town(x.town) : "passed"}`).join(" · ") }));
+    if (v.length) {
+      root.append(h("p", { class: "small", text: v.map((x) => (x.town ? t("{name} → {town}", { name: words.who(x.seat), town: words.town(x.town) })
+        : t("{name}: passed", { name: words.who(x.seat) }))).join(" · ") }));
+    }
+  }
+
+  /** "You took the 4 (as 5): gain 2 coins" / "Bo took the 4: ...". */
+  pick(words, p, ev) {
+    const q = { name: words.name(p.seat), value: p.value, face: p.face, effects: ev ? words.effects(ev.faces[String(p.face)]) : "" };
+    if (words.isMe(p.seat)) return p.face !== p.value ? t("You took the {value} (as {face}): {effects}", q) : t("You took the {value}: {effects}", q);
+    return p.face !== p.value ? t("{name} took the {value} (as {face}): {effects}", q) : t("{name} took the {value}: {effects}", q);
   }
 }

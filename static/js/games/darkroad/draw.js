@@ -1,7 +1,8 @@
 // Small SVG pieces shared by the board, the wagon and the panels: goods as their
 // polyomino shapes, dice, wrapped text, and an inline icon for HTML.
+import { t } from "../../i18n.js";
 import { h, s } from "../../util.js";
-import { GOOD_COLOURS, GOOD_LETTER } from "./words.js";
+import { GOOD_COLOURS, goodLetter } from "./words.js";
 
 /** The cells of `good` in orientation `o` (content.shapes). */
 export function cellsOf(content, good, o = 0) {
@@ -24,7 +25,7 @@ export function goodShape(content, good, { up = false, o = 0, cell = 20, x = 0, 
   }
   const [a0, b0] = cells[0];
   g.append(s("text", { x: a0 * cell + cell / 2, y: b0 * cell + cell / 2 + cell * 0.17, class: "good-letter",
-    "font-size": cell * 0.5, text: up ? `${GOOD_LETTER[good]}★` : GOOD_LETTER[good] }));
+    "font-size": cell * 0.5, text: up ? `${goodLetter(good)}★` : goodLetter(good) }));
   return g;
 }
 
@@ -33,7 +34,7 @@ export function goodToken(good, { x = 0, y = 0, r = 11, up = false, title } = {}
   const g = s("g", { class: `good-token${up ? " up" : ""}`, transform: `translate(${x} ${y})` });
   if (title) g.append(s("title", { text: title }));
   g.append(s("rect", { x: -r, y: -r, width: 2 * r, height: 2 * r, rx: r / 3, fill: GOOD_COLOURS[good] || "#777" }));
-  g.append(s("text", { y: r * 0.38, class: "good-letter", "font-size": r * 1.05, text: GOOD_LETTER[good] || "?" }));
+  g.append(s("text", { y: r * 0.38, class: "good-letter", "font-size": r * 1.05, text: goodLetter(good) }));
   return g;
 }
 
@@ -61,7 +62,8 @@ export function die(value, { x = 0, y = 0, size = 26, cls = "night", title } = {
 
 /** An HTML die chip (SVG inside), with a label for screen readers and a tooltip. */
 export function dieChip(value, cls = "night", label) {
-  const text = label || `${cls === "illuminated" ? "Illuminated" : cls === "travel" ? "Travel" : "Night"} die showing ${value}`;
+  const text = label || (cls === "illuminated" ? t("Illuminated die showing {value}", { value })
+    : cls === "travel" ? t("Travel die showing {value}", { value }) : t("Night die showing {value}", { value }));
   const svg = s("svg", { viewBox: "-15 -15 30 30", class: `die-chip die-chip-${cls}`, role: "img", "aria-label": text });
   svg.append(s("title", { text }), die(value, { size: 26, cls }));
   return svg;

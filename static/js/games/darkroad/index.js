@@ -3,6 +3,7 @@
 // its storage grid (a sheet of its own on a phone), the caravan, the merchants, the log
 // in sentences and the end screen's scoring table and prestige chart.
 import { api } from "../../api.js";
+import { t } from "../../i18n.js";
 import { clear, h } from "../../util.js";
 import { ActionPanel, statusText } from "./actions.js";
 import { Board } from "./board.js";
@@ -21,33 +22,45 @@ export const styles = ["darkroad.css"];
 export function mount(shell, root, content) {
   const words = new Words(content);
   const el = {
-    board: h("div", { class: "dr-board", "data-testid": "board", "aria-label": "The kingdom board" }),
-    actions: h("section", { class: "card dr-actions generic-table", "aria-label": "Your actions", "data-testid": "dr-actions" }),
-    caravan: h("section", { class: "card dr-caravan", "aria-label": "The caravan", hidden: true, "data-testid": "dr-caravan" }),
-    wagon: h("section", { id: "dr-wagon", class: "card dr-wagon", "aria-label": "Your wagon", "data-testid": "wagon" }),
-    players: h("section", { class: "card dr-players", "aria-label": "Merchants" }),
+    board: h("div", { class: "dr-board", "data-testid": "board", "role": "region", "aria-label": t("The kingdom board") }),
+    actions: h("section", { class: "card dr-actions generic-table", "aria-label": t("Your actions"), "data-testid": "dr-actions" }),
+    caravan: h("section", { class: "card dr-caravan", "aria-label": t("The caravan"), hidden: true, "data-testid": "dr-caravan" }),
+    wagon: h("section", { id: "dr-wagon", class: "card dr-wagon", "aria-label": t("Your wagon"), "data-testid": "wagon" }),
+    players: h("section", { class: "card dr-players", "aria-label": t("Merchants") }),
   };
-  const zoomIn = h("button", { type: "button", class: "btn icon", "aria-label": "Zoom in", title: "Zoom in" }, "+");
-  const zoomOut = h("button", { type: "button", class: "btn icon", "aria-label": "Zoom out", title: "Zoom out" }, "−");
-  const zoomAll = h("button", { type: "button", class: "btn icon", "aria-label": "Show the whole board", title: "Show the whole board" }, "⤢");
+  const zoomIn = h("button", { type: "button", class: "btn icon", "aria-label": t("Zoom in"), title: t("Zoom in") }, "+");
+  const zoomOut = h("button", { type: "button", class: "btn icon", "aria-label": t("Zoom out"), title: t("Zoom out") }, "−");
+  const zoomAll = h("button", { type: "button", class: "btn icon", "aria-label": t("Show the whole board"), title: t("Show the whole board") }, "⤢");
   const sheetToggle = h("button", { type: "button", class: "btn primary dr-wagon-toggle", "aria-controls": "dr-wagon", "aria-expanded": "false",
-    "data-testid": "wagon-toggle" }, "Your wagon");
-  const sheetClose = h("button", { type: "button", class: "btn small dr-wagon-close", "aria-label": "Close your wagon" }, "Close ✕");
-  const setSheet = (open) => {
+    "data-testid": "wagon-toggle" }, t("Your wagon"));
+  const sheetClose = h("button", { type: "button", class: "btn small dr-wagon-close", "aria-label": t("Close your wagon") }, t("Close ✕"));
+  const setSheet = (open, focus = false) => {
     document.body.classList.toggle("dr-wagon-open", open);
     sheetToggle.setAttribute("aria-expanded", String(open));
-    sheetToggle.textContent = open ? "Back to the board" : "Your wagon";
+    sheetToggle.textContent = open ? t("Back to the board") : t("Your wagon");
+    if (focus) (open ? sheetClose : sheetToggle).focus();
   };
-  sheetToggle.addEventListener("click", () => setSheet(!document.body.classList.contains("dr-wagon-open")));
-  sheetClose.addEventListener("click", () => setSheet(false));
+  // Escape closes the wagon sheet (a phone's dialog-like panel), focus back on its button.
+  document.addEventListener("keydown", onEscape);
+  function onEscape(e) {
+    if (e.key === "Escape" && document.body.classList.contains("dr-wagon-open")) setSheet(false, true);
+  }
+  sheetToggle.addEventListener("click", () => setSheet(!document.body.classList.contains("dr-wagon-open"), true));
+  sheetClose.addEventListener("click", () => setSheet(false, true));
   const wagonBox = h("div", { class: "dr-wagon-body" });
   el.wagon.append(sheetClose, wagonBox);
 
+  // The page's level-one heading names the game, unless the shell has named the page.
+  const title = document.getElementById("page-title");
+  if (title && !title.textContent.trim()) {
+    title.textContent = t("Merchants of the Dark Road");
+    title.hidden = false;
+  }
   root.classList.add("dr-game");
   root.append(
     h("section", { class: "board-col dr-board-col" },
       h("div", { class: "dr-board-wrap" }, el.board,
-        h("div", { class: "dr-board-tools", role: "group", "aria-label": "Board zoom" }, zoomIn, zoomOut, zoomAll))),
+        h("div", { class: "dr-board-tools", role: "group", "aria-label": t("Board zoom") }, zoomIn, zoomOut, zoomAll))),
     h("section", { class: "side-col dr-side-col" }, shell.parts.endgame, el.actions, el.caravan, el.wagon, el.players, shell.parts.log));
   document.body.append(sheetToggle);
 
@@ -93,6 +106,33 @@ export function mount(shell, root, content) {
     }
   };
 
+  // Keyboard focus survives a redraw: the panels are rebuilt from each view, so the
+  // element that had focus is found again (the same command, the same control), else the
+  // first thing to do, else the status line; never left on <body>.
+  let focusKey = null;
+  const keyOf = (node) => {
+    if (!(node instanceof Element) || !root.contains(node)) return null;
+    if (node.dataset.command) return { sel: `[data-command="${CSS.escape(node.dataset.command)}"]` };
+    if (node.dataset.testid) return { sel: `[data-testid="${CSS.escape(node.dataset.testid)}"]` };
+    if (node.getAttribute("aria-label")) return { sel: `[aria-label="${CSS.escape(node.getAttribute("aria-label"))}"]` };
+    return { sel: null };
+  };
+  root.addEventListener("focusin", (e) => { focusKey = keyOf(e.target); });
+  root.addEventListener("focusout", (e) => { if (e.relatedTarget && !root.contains(e.relatedTarget)) focusKey = null; });
+  const restoreFocus = () => {
+    if (!focusKey) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const usable = (n) => n && !n.disabled && n.getAttribute("aria-disabled") !== "true" && n.getClientRects().length > 0;
+    let next = focusKey.sel ? [...root.querySelectorAll(focusKey.sel)].find(usable) : null;
+    if (!next) next = [...el.actions.querySelectorAll("[data-testid=legal-action]")].find(usable);
+    if (!next) {
+      next = el.actions.querySelector("[data-testid=dr-status]");
+      if (next) next.setAttribute("tabindex", "-1");
+    }
+    if (next) next.focus({ preventScroll: true });
+  };
+
   const game = {
     ownSeats: true, // the merchants' panels carry the shell's seat tools (bots, timer, host)
     render(view, events) {
@@ -129,6 +169,7 @@ export function mount(shell, root, content) {
       if (events && view.board.travel && (seenVersion === null || view.version > seenVersion + 1)) syncCaravan(view);
       if (events) seenVersion = view.version;
       caravan.render(el.caravan, view, words);
+      restoreFocus();
     },
     describe(event, view) {
       if (view) words.setView(view, shell.room);
@@ -147,6 +188,7 @@ export function mount(shell, root, content) {
     destroy() {
       storage.destroy();
       sheetToggle.remove();
+      document.removeEventListener("keydown", onEscape);
       document.body.classList.remove("dr-wagon-open");
       clear(root);
     },

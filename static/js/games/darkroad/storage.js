@@ -3,6 +3,7 @@
 // clicking a cell; rotate with the button or R; arrows move it, Enter places, Escape
 // lets go. Only the engine's own commands are sent: a new good goes where a listed
 // `place_good` puts it; a stored good moves by a `rearrange` layout the server checks.
+import { t } from "../../i18n.js";
 import { clear, h, s, toast } from "../../util.js";
 import { actionButton } from "../../legal.js";
 import { cellsOf, goodShape } from "./draw.js";
@@ -20,7 +21,7 @@ export class Storage {
     this.cursor = null; // {area, x, y}
     this.root = h("div", { class: "dr-storage" });
     this.svg = s("svg", { class: "dr-grid", tabindex: "0", role: "application",
-      "aria-label": "Storage grid. Select a good, then use the arrow keys to move it, R to rotate, Enter to place, Escape to let go." });
+      "aria-label": t("Storage grid. Select a good, then use the arrow keys to move it, R to rotate, Enter to place, Escape to let go.") });
     this.controls = h("div", { class: "dr-storage-controls" });
     this.tools = h("div", { class: "row dr-tools" });
     this.status = h("p", { class: "dr-storage-status", "aria-live": "polite" });
@@ -112,8 +113,8 @@ export class Storage {
     this.svg.setAttribute("width", String(width));
     const g = clear(this.svg);
     for (const a of this.areas) {
-      const label = a.name === "main" ? "Wagon storage" : a.name === "saddle" ? "Saddle bag" : this.words.hero(a.hero).split(" ")[0].slice(0, 12);
-      g.append(s("text", { x: a.ox, y: a.oy - 7, class: "dr-grid-label", text: label }, s("title", { text: a.name.startsWith("hero:") ? `${this.words.hero(a.hero)} stores any one good` : label })));
+      const label = a.name === "main" ? t("Wagon storage") : a.name === "saddle" ? t("Saddle bag") : this.words.hero(a.hero).split(" ")[0].slice(0, 12);
+      g.append(s("text", { x: a.ox, y: a.oy - 7, class: "dr-grid-label", text: label }, s("title", { text: a.name.startsWith("hero:") ? t("{hero} stores any one good", { hero: this.words.hero(a.hero) }) : label })));
       for (let y = 0; y < a.height; y += 1) {
         for (let x = 0; x < a.width; x += 1) {
           const cell = s("rect", { x: a.ox + x * CELL, y: a.oy + y * CELL, width: CELL, height: CELL, class: `dr-cell${a.name.startsWith("hero:") ? " hero" : ""}`,
@@ -129,7 +130,7 @@ export class Storage {
       if (!a) continue;
       const isHero = q.area.startsWith("hero:");
       const selected = this.sel?.kind === "piece" && this.sel.id === q.id;
-      const title = `${this.words.goodTitle(q.good, q.up)}${q.good === "upgrade" ? " (wagon upgrade)" : ""}`;
+      const title = q.good === "upgrade" ? t("{good} (wagon upgrade)", { good: this.words.goodTitle(q.good, q.up) }) : this.words.goodTitle(q.good, q.up);
       let node;
       if (isHero) {
         const cells = cellsOf(this.content, q.good, 0);
@@ -164,37 +165,37 @@ export class Storage {
       const auto = legal.find((a) => a.type === "place_good" && a.area === null);
       const fits = legal.some((a) => a.type === "place_good");
       c.append(h("div", { class: "dr-incoming", "data-testid": "incoming-good" },
-        h("span", { class: "dr-incoming-label", text: fits ? `To store: ${this.words.good(inc.good, inc.up)}` : `The ${this.words.good(inc.good, inc.up)} doesn't fit.` }),
+        h("span", { class: "dr-incoming-label", text: fits ? t("To store: {good}", { good: this.words.good(inc.good, inc.up) }) : t("Doesn't fit: {good}.", { good: this.words.good(inc.good, inc.up) }) }),
         h("button", { type: "button", class: `btn small dr-select${this.sel?.kind === "incoming" ? " on" : ""}`, "data-testid": "select-incoming",
-          onclick: () => { this.sel = { kind: "incoming" }; this.o = 0; this.render(this.view, { busy: this.busy }); } }, this.sel?.kind === "incoming" ? "Selected" : "Select"),
-        me.incoming.length > 1 ? h("span", { class: "muted small", text: `then ${me.incoming.slice(1).map((x) => this.words.good(x.good, x.up)).join(", ")}` }) : null));
+          onclick: () => { this.sel = { kind: "incoming" }; this.o = 0; this.render(this.view, { busy: this.busy }); } }, this.sel?.kind === "incoming" ? t("Selected") : t("Select")),
+        me.incoming.length > 1 ? h("span", { class: "muted small", text: t("then {goods}", { goods: me.incoming.slice(1).map((x) => this.words.good(x.good, x.up)).join(", ") }) }) : null));
       const row = h("div", { class: "row" });
-      if (auto) row.append(actionButton(ctx, auto, "Store it where it fits", { cls: "btn primary" }));
+      if (auto) row.append(actionButton(ctx, auto, t("Store it where it fits"), { cls: "btn primary" }));
       c.append(row);
       const discards = legal.filter((a) => a.type === "discard_good");
       if (!fits) {
-        c.append(h("div", { class: "dr-nofit", role: "group", "aria-label": "Doesn't fit: discard what?" },
-          h("p", { class: "dr-nofit-title", text: "Doesn't fit: discard what?" }),
+        c.append(h("div", { class: "dr-nofit", role: "group", "aria-label": t("Doesn't fit: discard what?") },
+          h("p", { class: "dr-nofit-title", text: t("Doesn't fit: discard what?") }),
           h("div", { class: "row" }, ...discards.map((a) => actionButton(ctx, a, this.words.command(a), { cls: a.piece === null ? "btn" : "btn small" })))));
       } else if (discards.length) {
-        c.append(h("details", { class: "dr-discard-more" }, h("summary", { text: "or discard something" }),
+        c.append(h("details", { class: "dr-discard-more" }, h("summary", { text: t("or discard something") }),
           h("div", { class: "row" }, ...discards.map((a) => actionButton(ctx, a, this.words.command(a), { cls: "btn small" })))));
       }
     }
     if (this.losing) {
       const loses = legal.filter((a) => a.type === "lose_good");
-      c.append(h("div", { class: "dr-nofit" }, h("p", { class: "dr-nofit-title", text: "The road takes a good: which one?" }),
+      c.append(h("div", { class: "dr-nofit" }, h("p", { class: "dr-nofit-title", text: t("The road takes a good: which one?") }),
         h("div", { class: "row" }, ...loses.map((a) => actionButton(ctx, a, this.words.command(a), { cls: "btn small" })))));
     }
     // The tools sit under the grid and keep their place: the grid never moves under the pointer.
     const good = this.selectedGood();
     const active = good && (this.storing || this.canRearrange);
     clear(this.tools).append(
-      h("button", { type: "button", class: "btn small", "data-testid": "rotate-good", title: "Rotate (R)",
-        disabled: !active || this.orientations(good.good) < 2 ? true : null, onclick: () => this.rotate() }, "⟳ Rotate (R)"),
-      h("button", { type: "button", class: "btn small", disabled: this.sel?.kind === "piece" ? null : true, onclick: () => this.deselect() }, "Let go (Esc)"),
-      h("span", { class: "muted small", text: active ? "Click a cell to place it; arrows move it, Enter places."
-        : this.canRearrange && me.pieces.length ? "To rearrange, click (or drag) a good." : "" }));
+      h("button", { type: "button", class: "btn small", "data-testid": "rotate-good", title: t("Rotate (R)"),
+        disabled: !active || this.orientations(good.good) < 2 ? true : null, onclick: () => this.rotate() }, t("⟳ Rotate (R)")),
+      h("button", { type: "button", class: "btn small", disabled: this.sel?.kind === "piece" ? null : true, onclick: () => this.deselect() }, t("Let go (Esc)")),
+      h("span", { class: "muted small", text: active ? t("Click a cell to place it, or focus the grid: arrows move it, Enter places.")
+        : this.canRearrange && me.pieces.length ? t("To rearrange, click (or drag) a good, or focus the grid and press Enter.") : "" }));
   }
 
   anchor(good, cur) {
@@ -234,7 +235,7 @@ export class Storage {
     const good = this.selectedGood();
     const cur = this.cursor;
     if (!good || !cur) {
-      this.status.textContent = good ? `${this.words.goodTitle(good.good, good.up)} selected.` : "";
+      this.status.textContent = good ? t("{good} selected.", { good: this.words.goodTitle(good.good, good.up) }) : "";
       return;
     }
     const a = this.areas.find((ar) => ar.name === cur.area);
@@ -246,7 +247,10 @@ export class Storage {
       : goodShape(this.content, good.good, { up: good.up, o: at.o, cell: CELL, x: a.ox + at.x * CELL, y: a.oy + at.y * CELL });
     node.setAttribute("class", `${node.getAttribute("class") || ""} dr-ghost ${ok ? "ok" : "bad"}`);
     this.ghost.append(node);
-    this.status.textContent = `${this.words.goodTitle(good.good, good.up)} at ${cur.area === "main" ? "" : `${cur.area} `}column ${cur.x + 1}, row ${cur.y + 1}: ${ok ? "fits" : "doesn't fit"}.`;
+    const p = { good: this.words.goodTitle(good.good, good.up), area: this.words.area(cur.area), x: cur.x + 1, y: cur.y + 1 };
+    this.status.textContent = cur.area === "main"
+      ? (ok ? t("{good} at column {x}, row {y}: fits.", p) : t("{good} at column {x}, row {y}: doesn't fit.", p))
+      : (ok ? t("{good} in {area}, column {x}, row {y}: fits.", p) : t("{good} in {area}, column {x}, row {y}: doesn't fit.", p));
   }
 
   // --- interaction ---------------------------------------------------------------------------
@@ -362,7 +366,7 @@ export class Storage {
     if (this.sel.kind === "incoming") {
       const cmd = this.place(at.area, at.x, at.y, at.o);
       if (!cmd) {
-        toast(`The ${this.words.good(good.good)} doesn't fit there. Rotate it (R) or try another cell.`, "error", 3000);
+        toast(t("It doesn't fit there ({good}). Rotate it (R) or try another cell.", { good: this.words.good(good.good) }), "error", 3000);
         this.drawGhost();
         return;
       }
@@ -372,7 +376,7 @@ export class Storage {
       return;
     }
     if (!this.fitsLocally(this.sel.id, good.good, at)) {
-      toast(`The ${this.words.good(good.good)} doesn't fit there.`, "error", 3000);
+      toast(t("It doesn't fit there ({good}).", { good: this.words.good(good.good) }), "error", 3000);
       this.drawGhost();
       return;
     }

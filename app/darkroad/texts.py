@@ -1,0 +1,284 @@
+"""The player-facing texts of the content, in the reader's language.
+
+The content pack (content/base/*.yaml) is written in English. The catalogue the client
+draws from (`game._catalogue(lang)`) passes each card through here:
+- a deed's text is generated from its rule (measure, threshold, reward, amount, per), so
+  number and grammar come from the catalogue (`ngettext`), not from the YAML sentence;
+- the base pack's names and rule texts (goods, buildings, upgrades, deeds) are marked
+  below with `_` so scripts/i18n.py extracts them, and translated when the pack's English
+  is the one marked here (a pack that rewrites a text shows its own text untranslated).
+
+Proper names (heroes, towns, companions, steeds, events, commissions) stay as written;
+flavour texts stay in English (see docs/client.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from app.games.i18n import Translator
+
+from .content import Content, Deed
+
+
+def _(text: str) -> str:
+    """Mark a message for extraction (translated later, by `Translator.gettext`)."""
+    return text
+
+
+# Names and rule texts of the base pack, by the English text the pack carries.
+KNOWN: frozenset[str] = frozenset(
+    {
+        # goods
+        _("Weapon"),
+        _("Armor"),
+        _("Potion"),
+        _("Staff"),
+        _("Book"),
+        _("Instrument"),
+        # buildings
+        _("Blazing Quartz Mine"),
+        _("Gain 1 blazing quartz."),
+        _("Queen's Eyes Surveyor"),
+        _("Spend 2 coins or 1 blazing quartz to gain 3 prestige."),
+        _("Icebreaker Harbor"),
+        _("Gain 1 basic good of a type not available on the market wheel."),
+        _("Merchant's Guildhall"),
+        _("Spend 2 coins or 1 lantern: gain 1 basic good of any type and 1 basic good worth $1."),
+        _("The Oracle of Lumi"),
+        _("Roll the oracle die and gain the benefit shown."),
+        _("The Candle & Quartz"),
+        _("Spend 2 coins or 1 basic good worth $1: gain 1 available hero or commission."),
+        _("Otho's Lanternworks"),
+        _("Gain 1 basic good worth $1, 1 lantern and 1 prestige."),
+        _("Guildmaster's Mansion"),
+        _("Trade any number of: 1 lantern, 1 blazing quartz, 2 coins, one for one."),
+        _("Yedl's Workshop"),
+        _("Upgrade 1 good in your storage; gain 1 lantern."),
+        _("The Frosted Filigree"),
+        _("Spend 2 coins or 1 good: gain 1 upgraded good worth $1."),
+        # wagon upgrades
+        _("Master's Bench"),
+        _("Locked slot 1 crafts an upgraded good."),
+        _("Lamp Bracket"),
+        _("Locked slot 2: 1 lantern and you may move an illuminated die to the action pool."),
+        _("Strongbox Hinge"),
+        _("Locked slot 3: 3 coins or 1 prestige."),
+        _("Hidden Compartment"),
+        _("A 1-cell tile in your storage; never discarded; 1 victory point at the end."),
+        _("Everburning Lamp"),
+        _("Takes a lantern slot; the ruins die rolls without a lantern."),
+        _("Stable Hitch"),
+        _("Takes an inventory slot; gain a second steed of your choice."),
+        # deeds
+        _("Road Warden's Ledger"),
+        _("Innkeeper's Friend"),
+        _("Northern Charter"),
+        _("Glass and Song Charter"),
+        _("Tower and Page Charter"),
+        _("The Grand Tour"),
+        _("Quartz Hoard"),
+        _("Lamplighter's Guild Seal"),
+        _("Fine Wares"),
+        _("A Full Wagon"),
+        _("Beast Tamer"),
+        _("Menagerie"),
+        _("Quality First"),
+        _("The Tinkerer"),
+        _("The Illuminator"),
+        _("A Busy Ledger"),
+        _("Escort of Heroes"),
+        _("Lucky Shoes"),
+        _("Moneylender's Bond"),
+    }
+)
+
+
+def known(tr: Translator, text: str) -> str:
+    """`text` in the reader's language if it is one of the base pack's marked texts."""
+    return tr.gettext(text) if text in KNOWN else text
+
+
+def reward(tr: Translator, deed: Deed) -> str:
+    """ "3 VP", "2 prestige", "8 coins"."""
+    n = deed.amount
+    if deed.reward == "coins":
+        return tr.ngettext("{n} coin", "{n} coins", n)
+    if deed.reward == "prestige":
+        return tr.ngettext("{n} prestige", "{n} prestige", n)
+    return tr.ngettext("{n} VP", "{n} VP", n)
+
+
+# Deeds scored per item: "{reward} for each ...".
+PER: dict[str, Callable[[Translator, str], str]] = {
+    "full_commissions": lambda tr, r: tr.gettext(
+        "{reward} for each commission delivered with all 3 goods.", reward=r
+    ),
+    "commissions_delivered": lambda tr, r: tr.gettext(
+        "{reward} for each commission delivered.", reward=r
+    ),
+    "heroes_delivered": lambda tr, r: tr.gettext("{reward} for each hero delivered.", reward=r),
+    "towns_delivered": lambda tr, r: tr.gettext(
+        "{reward} for each town you delivered to.", reward=r
+    ),
+    "quartz_held": lambda tr, r: tr.gettext(
+        "{reward} for each blazing quartz in your inventory.", reward=r
+    ),
+    "lanterns_held": lambda tr, r: tr.gettext("{reward} for each lantern you end with.", reward=r),
+    "horseshoes_held": lambda tr, r: tr.gettext(
+        "{reward} for each horseshoe in your inventory.", reward=r
+    ),
+    "upgraded_stored": lambda tr, r: tr.gettext(
+        "{reward} for each upgraded good in your storage.", reward=r
+    ),
+    "goods_stored": lambda tr, r: tr.gettext("{reward} for each good in your storage.", reward=r),
+    "loyal_gifts": lambda tr, r: tr.gettext(
+        "{reward} for each gift on your loyal companions.", reward=r
+    ),
+    "companions": lambda tr, r: tr.gettext("{reward} for each companion.", reward=r),
+    "upgraded_delivered": lambda tr, r: tr.gettext(
+        "{reward} for each upgraded good delivered on commissions.", reward=r
+    ),
+    "wagon_upgrades": lambda tr, r: tr.gettext("{reward} for each wagon upgrade.", reward=r),
+    "illuminated_held": lambda tr, r: tr.gettext(
+        "{reward} for each unused illuminated die.", reward=r
+    ),
+}
+
+# Deeds scored once at a threshold: "{reward} if ..." ({n} the threshold).
+THRESHOLD: dict[str, Callable[[Translator, str, int], str]] = {
+    "full_commissions": lambda tr, r, n: tr.ngettext(
+        "{reward} if you delivered {n}+ commission with all 3 goods.",
+        "{reward} if you delivered {n}+ commissions with all 3 goods.",
+        n,
+        reward=r,
+    ),
+    "commissions_delivered": lambda tr, r, n: tr.ngettext(
+        "{reward} if you delivered {n}+ commission.",
+        "{reward} if you delivered {n}+ commissions.",
+        n,
+        reward=r,
+    ),
+    "heroes_delivered": lambda tr, r, n: tr.ngettext(
+        "{reward} if you delivered {n}+ hero.",
+        "{reward} if you delivered {n}+ heroes.",
+        n,
+        reward=r,
+    ),
+    "towns_delivered": lambda tr, r, n: tr.ngettext(
+        "{reward} if you delivered to {n}+ different town.",
+        "{reward} if you delivered to {n}+ different towns.",
+        n,
+        reward=r,
+    ),
+    "quartz_held": lambda tr, r, n: tr.ngettext(
+        "{reward} if you end with {n}+ blazing quartz.",
+        "{reward} if you end with {n}+ blazing quartz.",
+        n,
+        reward=r,
+    ),
+    "lanterns_held": lambda tr, r, n: tr.ngettext(
+        "{reward} if you end with {n}+ lantern.",
+        "{reward} if you end with {n}+ lanterns.",
+        n,
+        reward=r,
+    ),
+    "horseshoes_held": lambda tr, r, n: tr.ngettext(
+        "{reward} if you end with {n}+ horseshoe.",
+        "{reward} if you end with {n}+ horseshoes.",
+        n,
+        reward=r,
+    ),
+    "upgraded_stored": lambda tr, r, n: tr.ngettext(
+        "{reward} if you end with {n}+ upgraded good in storage.",
+        "{reward} if you end with {n}+ upgraded goods in storage.",
+        n,
+        reward=r,
+    ),
+    "goods_stored": lambda tr, r, n: tr.ngettext(
+        "{reward} if you end with {n}+ good in storage.",
+        "{reward} if you end with {n}+ goods in storage.",
+        n,
+        reward=r,
+    ),
+    "loyal_gifts": lambda tr, r, n: tr.ngettext(
+        "{reward} if your loyal companions carry {n}+ gift.",
+        "{reward} if your loyal companions carry {n}+ gifts.",
+        n,
+        reward=r,
+    ),
+    "companions": lambda tr, r, n: tr.ngettext(
+        "{reward} if you have {n}+ companion.",
+        "{reward} if you have {n}+ companions.",
+        n,
+        reward=r,
+    ),
+    "upgraded_delivered": lambda tr, r, n: tr.ngettext(
+        "{reward} if you delivered {n}+ upgraded good on commissions.",
+        "{reward} if you delivered {n}+ upgraded goods on commissions.",
+        n,
+        reward=r,
+    ),
+    "wagon_upgrades": lambda tr, r, n: (
+        tr.gettext("{reward} if your wagon has an upgrade.", reward=r)
+        if n <= 1
+        else tr.ngettext(
+            "{reward} if your wagon has {n}+ upgrade.",
+            "{reward} if your wagon has {n}+ upgrades.",
+            n,
+            reward=r,
+        )
+    ),
+    "illuminated_held": lambda tr, r, n: tr.ngettext(
+        "{reward} if you end with {n} unused illuminated die.",
+        "{reward} if you end with {n} unused illuminated dice.",
+        n,
+        reward=r,
+    ),
+}
+
+REGIONS = ("region_north", "region_west", "region_east")
+
+
+def deed_text(tr: Translator, deed: Deed, content: Content) -> str:
+    """What a deed scores, in the reader's language (generated from its rule)."""
+    r = reward(tr, deed)
+    n = deed.threshold
+    if deed.measure in REGIONS:
+        region = deed.measure.removeprefix("region_")
+        towns = [t.name for t in content.board.towns if t.region == region]
+        places = (
+            tr.gettext("{a} or {b}", a=towns[0], b=towns[1])
+            if len(towns) == 2
+            else ", ".join(towns)
+        )
+        if deed.per:
+            return tr.gettext(
+                "{reward} for each commission or hero delivered to {towns}.", reward=r, towns=places
+            )
+        return tr.ngettext(
+            "{reward} if you delivered {n}+ commission or hero to {towns}.",
+            "{reward} if you delivered {n}+ commissions or heroes to {towns}.",
+            n,
+            reward=r,
+            towns=places,
+        )
+    if deed.per:
+        return PER[deed.measure](tr, r)
+    return THRESHOLD[deed.measure](tr, r, n)
+
+
+def localise(data: dict[str, Any], content: Content, tr: Translator) -> dict[str, Any]:
+    """The client catalogue's cards with their texts in `tr`'s language."""
+    for good in data["board"]["goods"]:
+        good["name"] = known(tr, good["name"])
+    for part in ("buildings", "upgrades"):
+        for card in data[part]:
+            card["name"] = known(tr, card["name"])
+            card["text"] = known(tr, card["text"])
+    by_id = {d.id: d for d in content.deeds}
+    for card in data["deeds"]:
+        card["name"] = known(tr, card["name"])
+        card["text"] = deed_text(tr, by_id[card["id"]], content)
+    return data
