@@ -201,7 +201,7 @@ def _catalogue(lang: str) -> dict[str, Any]:
         "rules": c.rules.model_dump(),
         "resources": list(RESOURCES),
         "villas": dict(c.villa_name),
-        "catalogue": texts.catalogue(c),
+        "catalogue": texts.catalogue(c, i18n.translator(LOCALE, lang)),
     }
 
 
