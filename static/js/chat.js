@@ -3,6 +3,7 @@
 // (and narrow windows) it is a bottom sheet behind a bar with an unread badge; on a
 // wide screen it is a column always open; in the lobby, a plain chat card.
 // Everything a player typed is inserted as text (textContent), never as HTML.
+import { t, tn } from "./i18n.js";
 import { clear, h, seatBadge, seatColour } from "./util.js";
 
 const MAX_CHAT = 200;
@@ -68,29 +69,30 @@ export class ChatPanel {
       if (!text) return;
       // A visitor without a seat cannot chat: say so, and keep what they typed.
       if (!this.seated) {
-        this.say("Take a seat to chat: the chat is for the players. Your message is kept here.");
+        this.say(t("Take a seat to chat: the chat is for the players. Your message is kept here."), "seat");
         return;
       }
       if (this.socket.chat(text)) {
         this.input.value = "";
         this.say(null);
-      } else this.say("Not connected: your message is kept; send it again when the connection is back.");
+      } else this.say(t("Not connected: your message is kept; send it again when the connection is back."));
     });
     this.sync();
   }
 
-  /** A line under the chat form (null: none). */
-  say(text) {
+  /** A line under the chat form (null: none); `why` "seat" when it asks for a seat. */
+  say(text, why = null) {
     this.hint.hidden = !text;
     this.hint.textContent = text || "";
+    this.hint.dataset.why = text ? why || "" : "";
   }
 
   /** Whether the viewer holds a seat (visitors and spectators cannot chat). */
   setSeated(seated) {
     if (seated === this.seated) return;
     this.seated = seated;
-    this.input.placeholder = seated ? "Say something" : "Take a seat to chat";
-    if (seated && this.hint.textContent.startsWith("Take a seat")) this.say(null);
+    this.input.placeholder = seated ? t("Say something") : t("Take a seat to chat");
+    if (seated && this.hint.dataset.why === "seat") this.say(null);
   }
 
   /** A chat line the server refused (the socket's error): the text comes back to the input. */
@@ -157,7 +159,7 @@ export class ChatPanel {
     if (this.visible) this.unread = 0;
     this.unreadEl.hidden = this.unread === 0;
     this.unreadEl.textContent = String(this.unread);
-    this.unreadEl.setAttribute("aria-label", `${this.unread} unread`);
+    this.unreadEl.setAttribute("aria-label", tn("{n} unread", "{n} unread", this.unread));
     this.tabUnread.hidden = this.unread === 0 || this.tab === "timeline";
     this.tabUnread.textContent = String(this.unread);
   }
@@ -222,7 +224,7 @@ export class ChatPanel {
     clear(this.list);
     if (!entries.length) {
       this.list.append(h("li", { class: "tl-empty muted small", text: this.ext.emptyText
-        || "Chat messages appear here." }));
+        || t("Chat messages appear here.") }));
     }
     let last = null;
     for (const item of entries) {

@@ -2,6 +2,8 @@
 // whose turn it is, every legal command as a button, the view's version, the players,
 // the end screen and the log. Any game the server hosts is playable with it.
 // It is a game module like the others (docs/client.md): mount() returns the game.
+import { t } from "./i18n.js";
+import { listText } from "./endgame.js";
 import { commandLabel, renderLegalActions } from "./legal.js";
 import { clear, h, seatBadge } from "./util.js";
 
@@ -18,26 +20,26 @@ export function isMyTurn(view) {
  */
 export function mount(shell, root, content, { title, note } = {}) {
   const who = (seat, view) => {
-    if (seat === null || seat === undefined) return "someone";
-    if (view && seat === view.seat) return "You";
+    if (seat === null || seat === undefined) return t("someone");
+    if (view && seat === view.seat) return t("You");
     return shell.room?.seats?.find((s) => s.index === seat)?.name
-      ?? view?.players?.[seat]?.name ?? `Seat ${seat + 1}`;
+      ?? view?.players?.[seat]?.name ?? t("Seat {n}", { n: seat + 1 });
   };
   const status = h("p", { class: "turn-status" });
   const version = h("p", { class: "muted small" });
   const legal = h("div", { class: "legal-actions action-bar" });
-  const players = h("ul", { class: "seats generic-players", "aria-label": "Players" });
-  const data = h("pre", { class: "view-data small" });
+  const players = h("ul", { class: "seats generic-players", "aria-label": t("Players") });
+  const data = h("pre", { class: "view-data small", tabindex: 0, "aria-label": t("The view, as the server sends it") });
   root.append(
     h("section", { class: "board-col" },
-      h("section", { class: "card generic-table", "aria-label": "Your actions" },
-        h("h2", { text: title || shell.gameTitle || "The game" }),
+      h("section", { class: "card generic-table", "aria-label": t("Your actions") },
+        h("h2", { text: title || shell.gameTitle || t("The game") }),
         note ? h("p", { class: "muted", text: note }) : null,
         status, legal, version)),
     h("section", { class: "side-col" },
       shell.parts.endgame,
-      h("section", { class: "card", "aria-label": "Players" }, h("h2", { text: "Players" }), players),
-      h("details", { class: "card" }, h("summary", { text: "The view, as the server sends it" }), data),
+      h("section", { class: "card", "aria-label": t("Players") }, h("h2", { text: t("Players") }), players),
+      h("details", { class: "card" }, h("summary", { text: t("The view, as the server sends it") }), data),
       shell.parts.log));
 
   return {
@@ -49,18 +51,19 @@ export function mount(shell, root, content, { title, note } = {}) {
             : turn.seat !== undefined && turn.seat !== null ? [turn.seat] : [];
       const others = acting.filter((s) => s !== view.seat);
       const mine = (view.legal_actions || []).length > 0;
-      status.textContent = view.status === "finished" ? "The game is over."
-        : mine ? "Your move: choose one of these."
-          : others.length ? `Waiting for ${others.map((s) => who(s, view)).join(", ")}.` : "Nothing to do right now.";
-      shell.setBanner(view.status === "finished" ? "The game is over" : mine ? "Your move" : "");
+      status.textContent = view.status === "finished" ? t("The game is over.")
+        : mine ? t("Your move: choose one of these.")
+          : others.length ? t("Waiting for {names}.", { names: listText(others.map((s) => who(s, view))) })
+            : t("Nothing to do right now.");
+      shell.setBanner(view.status === "finished" ? t("The game is over") : mine ? t("Your move") : "");
       renderLegalActions(legal, { view, busy: shell.busy, send: (cmd) => shell.send(cmd) }, { empty: null });
-      version.textContent = `Version ${view.version}`;
+      version.textContent = t("Version {n}", { n: view.version });
       clear(players);
       for (const seat of shell.room?.seats || []) {
         players.append(h("li", { class: "seat" }, seatBadge(seat.index, 22),
           h("span", { class: "seat-name", text: seat.name }),
-          seat.index === view.seat ? h("span", { class: "tag you", text: "you" }) : null,
-          acting.includes(seat.index) && view.status === "playing" ? h("span", { class: "tag turn-tag", text: "to play" }) : null));
+          seat.index === view.seat ? h("span", { class: "tag you", text: t("you") }) : null,
+          acting.includes(seat.index) && view.status === "playing" ? h("span", { class: "tag turn-tag", text: t("to play") }) : null));
       }
       data.textContent = JSON.stringify(view, null, 1).slice(0, 20000);
     },

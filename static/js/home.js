@@ -1,7 +1,9 @@
 // Home page: choose a game (GET /api/games), create a room with it, take its cookie,
 // go there. Without the games list (an older server) the room plays the default game.
 import { createRoom, listGames, openSession, rememberToken } from "./api.js";
-import { h, playerRange } from "./util.js";
+import { loadPlatform, t } from "./i18n.js";
+import { languageSwitch } from "./language.js";
+import { h, playerRange, rulesHref, tapTips } from "./util.js";
 
 const form = document.getElementById("create-form");
 const input = document.getElementById("name-input");
@@ -14,7 +16,8 @@ const remember = (key, value) => { try { localStorage.setItem(key, value); } cat
 
 input.value = remembered("karanor:name");
 
-/** The games as radio cards; the last one chosen here is chosen again. */
+/** The games as radio cards, each with a link to its rules; the last one chosen here is
+ *  chosen again. */
 async function showGames() {
   let games;
   try {
@@ -25,12 +28,15 @@ async function showGames() {
   if (!games.length) return;
   const last = remembered("karanor:game");
   const chosen = games.some((g) => g.id === last) ? last : games[0].id;
-  list.replaceChildren(...games.map((g) => h("label", { class: "game-option" },
-    h("input", { type: "radio", name: "game", value: g.id, "data-testid": "game-choice",
-      checked: g.id === chosen ? true : null }),
-    h("span", { class: "game-option-text" },
-      h("strong", { class: "game-title", text: g.title || g.id }),
-      h("span", { class: "muted small", text: playerRange(g) })))));
+  list.replaceChildren(...games.map((g) => h("div", { class: "game-card" },
+    h("label", { class: "game-option" },
+      h("input", { type: "radio", name: "game", value: g.id, "data-testid": "game-choice",
+        checked: g.id === chosen ? true : null }),
+      h("span", { class: "game-option-text" },
+        h("strong", { class: "game-title", text: g.title || g.id }),
+        h("span", { class: "muted small", text: playerRange(g) }))),
+    h("a", { class: "rules-link", href: rulesHref(g.id), "data-testid": "rules-link",
+      "data-game": g.id, "aria-label": t("The rules of {game}", { game: g.title || g.id }) }, t("Rules")))));
   choice.hidden = false;
 }
 
@@ -43,7 +49,7 @@ form.addEventListener("submit", async (event) => {
   const name = input.value.trim();
   error.hidden = true;
   if (!name) {
-    error.textContent = "Enter your name first.";
+    error.textContent = t("Enter your name first.");
     error.hidden = false;
     input.focus();
     return;
@@ -65,4 +71,6 @@ form.addEventListener("submit", async (event) => {
   }
 });
 
-showGames();
+languageSwitch();
+tapTips();
+loadPlatform().then(showGames, showGames);

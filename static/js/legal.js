@@ -2,6 +2,7 @@
 // game page shares (data-testid=legal-action, data-type, data-command), and a plain
 // renderer that offers every legal command as a button, for any game without a page of
 // its own (or for what a game's page has no special place for).
+import { t } from "./i18n.js";
 import { clear, h } from "./util.js";
 
 /** A button that sends one legal command. `ctx`: {busy, send(cmd)}. */
@@ -19,7 +20,7 @@ export const legalOf = (view, type) => (view.legal_actions || []).filter((a) => 
 const words = (s) => String(s).replaceAll("_", " ");
 
 function valueText(v) {
-  if (v === null || v === undefined) return "none";
+  if (v === null || v === undefined) return t("none");
   if (Array.isArray(v)) return v.map(valueText).join(", ");
   if (typeof v === "object") {
     return Object.entries(v).filter(([, x]) => x !== 0 && x !== null && x !== undefined)
@@ -47,7 +48,7 @@ export function renderLegalActions(root, ctx, { list, label = commandLabel, empt
   const legal = list ?? (ctx.view.legal_actions || []);
   if (!legal.length) {
     const text = empty !== undefined ? empty : ctx.view.status === "finished"
-      ? "The game is over." : "Nothing to do right now: waiting for the others.";
+      ? t("The game is over.") : t("Nothing to do right now: waiting for the others.");
     if (text) root.append(h("p", { class: "muted", text }));
     return root;
   }

@@ -3,8 +3,9 @@
 // form is drawn from the game's options schema, with the game module's `lobby` extension.
 import * as API from "./api.js";
 import { OptionsForm } from "./options.js";
+import { t } from "./i18n.js";
 import { TimerForm } from "./table.js";
-import { clear, copyText, h, playerRange, seatBadge, toast } from "./util.js";
+import { clear, copyText, h, playerRange, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
 
 /** Whether a host name is this machine only (friends cannot open a link to it). */
 export function isLoopback(host) {
@@ -30,13 +31,15 @@ export class Lobby {
     this.options = new OptionsForm($id("options-form"), game, ext, { room: app.room });
     const link = `${location.origin}/r/${app.code}`;
     $id("room-link").value = link;
-    $id("copy-link").addEventListener("click", () => copyText(link, "Room link"));
+    $id("copy-link").addEventListener("click", () => copyText(link, t("Room link copied"),
+      t("Select and copy the room link by hand")));
     this.timer = new TimerForm(app.code, { idPrefix: "lobby-timer" });
     this.timer.onSaved = (room) => app.onRoom({ room });
-    $id("lobby-timer").append(h("h3", { text: "Turn timer" }), this.timer.node);
+    $id("lobby-timer").append(h("h3", { text: t("Turn timer") }), this.timer.node);
     $id("room-qr-box").addEventListener("toggle", () => this.showQr(link), { once: true });
     this.warnLoopback();
-    $id("copy-resume").addEventListener("click", () => copyText($id("resume-link").value, "Personal link"));
+    $id("copy-resume").addEventListener("click", () => copyText($id("resume-link").value,
+      t("Personal link copied"), t("Select and copy the personal link by hand")));
     $id("options-form").addEventListener("change", () => {
       this.optionsTouched = true;
       // Everyone sees the options before the start; the start sends them again.
@@ -58,6 +61,8 @@ export class Lobby {
     const title = game?.title ?? app.gameId;
     $id("lobby-game").replaceChildren(h("strong", { text: title }), players ? ` · ${players}` : "");
     $id("lobby-game").hidden = false;
+    $id("lobby-rules-link").href = rulesHref(app.gameId);
+    $id("lobby-rules").hidden = false;
   }
 
   /** The room link as a QR code, fetched when its box is first opened. */
@@ -65,7 +70,7 @@ export class Lobby {
     try {
       $id("room-qr").src = await API.qrDataUrl(link);
     } catch {
-      $id("room-qr").replaceWith(h("p", { class: "muted small", text: "No QR code: copy the link instead." }));
+      $id("room-qr").replaceWith(h("p", { class: "muted small", text: t("No QR code: copy the link instead.") }));
     }
   }
 
@@ -73,20 +78,23 @@ export class Lobby {
   async warnLoopback() {
     if (!isLoopback(location.hostname)) return;
     const box = $id("loopback-warning");
-    box.replaceChildren(h("strong", { text: "Friends cannot open this link: " }),
-      `${location.hostname} is this computer only.`);
+    box.replaceChildren(h("strong", { text: t("Friends cannot open this link:") }), " ",
+      t("{host} is this computer only.", { host: location.hostname }));
     box.hidden = false;
     let info = null;
     try { info = await API.serverInfo(); } catch { /* an older server */ }
     const urls = (info?.urls || []).map((u) => `${u.replace(/\/$/, "")}/r/${this.app.code}`);
     if (urls.length) {
-      box.append(" Send one of these instead (same network):",
+      box.append(" ", t("Send one of these instead (same network):"),
         h("ul", { class: "lan-links" }, ...urls.map((u) => h("li", {},
           h("code", { text: u }), " ",
-          h("button", { type: "button", class: "btn small", onclick: () => copyText(u, "Room link") }, "Copy")))));
+          h("button", { type: "button", class: "btn small", "aria-label": t("Copy {link}", { link: u }),
+            onclick: () => copyText(u, t("Room link copied"), t("Select and copy the room link by hand")) },
+          t("Copy"))))));
     } else {
-      box.append(" The server listens on this computer only: start it with ",
-        h("code", { text: "karanor serve --host 0.0.0.0" }), " and open the address of this computer on your network.");
+      // The command stays as it is, in a <code> of its own, inside the translated sentence.
+      const [before, after] = t("The server listens on this computer only: start it with {command} and open the address of this computer on your network.").split("{command}");
+      box.append(" ", before, h("code", { text: "karanor serve --host 0.0.0.0" }), after ?? "");
     }
   }
 
@@ -97,7 +105,7 @@ export class Lobby {
   async join() {
     const input = $id("join-name");
     const name = input.value.trim();
-    if (!name) { toast("Enter your name first.", "error"); input.focus(); return; }
+    if (!name) { toast(t("Enter your name first."), "error"); input.focus(); return; }
     const button = this.joinForm.querySelector("button");
     button.disabled = true;
     try {
@@ -126,26 +134,24 @@ export class Lobby {
     const max = this.seatLimit(room);
     for (const seat of seats) {
       const li = h("li", { class: "seat", "data-testid": "seat", "data-index": seat.index },
-        seatBadge(seat.index, 26, `seat ${seat.index + 1}`),
+        seatBadge(seat.index, 26, t("seat {n}", { n: seat.index + 1 })),
         h("span", { class: "seat-name", text: seat.name }),
-        (seat.host ?? seat.index === 0) ? h("span", { class: "tag", text: "host" }) : null,
-        seat.bot ? h("span", { class: "tag", text: "bot" }) : null,
-        seat.index === mySeat ? h("span", { class: "tag you", text: "you" }) : null,
-        h("span", { class: `presence ${seat.connected || seat.bot ? "on" : "off"}`,
-          title: seat.connected || seat.bot ? "connected" : "not connected",
-          "aria-label": seat.connected || seat.bot ? "connected" : "not connected" }));
+        (seat.host ?? seat.index === 0) ? h("span", { class: "tag", text: t("host") }) : null,
+        seat.bot ? h("span", { class: "tag", text: t("bot") }) : null,
+        seat.index === mySeat ? h("span", { class: "tag you", text: t("you") }) : null,
+        presenceDot(Boolean(seat.connected || seat.bot)));
       if (isHost && seat.index !== mySeat && room.status === "lobby") {
-        li.append(h("button", { type: "button", class: "btn small", "aria-label": `Remove ${seat.name}`,
+        li.append(h("button", { type: "button", class: "btn small", "aria-label": t("Remove {name}", { name: seat.name }),
           onclick: () => this.guard(async () => {
             await API.removeSeat(this.app.code, seat.index);
             await this.app.refreshRoom();
-          }) }, "Remove"));
+          }) }, t("Remove")));
       }
       this.seats.append(li);
     }
     const free = Math.max(0, max - seats.length);
     for (let i = 0; i < free; i += 1) {
-      this.seats.append(h("li", { class: "seat empty", "aria-label": "free seat" }, h("span", { class: "muted", text: "free seat" })));
+      this.seats.append(h("li", { class: "seat empty" }, h("span", { class: "muted", text: t("free seat") })));
     }
     const canJoin = mySeat === null && room.status === "lobby" && free > 0;
     this.joinForm.hidden = !canJoin;
@@ -156,7 +162,7 @@ export class Lobby {
     if (!isHost || !this.optionsTouched) this.options.write(room.options);
     this.options.disable(!isHost);
     this.card.hidden = !isHost && this.options.empty;
-    $id("host-title").textContent = isHost ? "Host" : "Options";
+    $id("host-title").textContent = isHost ? t("Host") : t("Options");
     $id("options-note").hidden = isHost;
     $id("host-buttons").hidden = !isHost;
     $id("start-game").disabled = seats.length < (this.game?.min_players ?? 2);

@@ -3,14 +3,15 @@
 // events of each view message; the game says what each event means (its module's
 // describe()). The list is focusable, so a keyboard scrolls it.
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 import { clear, h } from "./util.js";
 
 /** The log card, built once by the shell and placed by the game's layout. */
 export function logCard() {
   const list = h("ol", { id: "log", class: "log", tabindex: 0, "data-testid": "game-log",
-    "aria-label": "What happened, oldest first (scroll with the arrow keys)" });
+    "aria-label": t("What happened, oldest first (scroll with the arrow keys)") });
   const card = h("section", { class: "card log-card", "aria-labelledby": "log-title" },
-    h("h2", { id: "log-title", text: "What happened" }), list);
+    h("h2", { id: "log-title", text: t("What happened") }), list);
   return { card, list };
 }
 

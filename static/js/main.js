@@ -10,9 +10,10 @@ import { Lobby } from "./lobby.js";
 import { GameLog, logCard } from "./log.js";
 import { turnCue } from "./notify.js";
 import { RoomSocket } from "./socket.js";
-import { loadPlatform } from "./i18n.js";
+import { loadPlatform, t, tn } from "./i18n.js";
+import { languageSwitch } from "./language.js";
 import { GameMenu, Table } from "./table.js";
-import { h, toast, uuid } from "./util.js";
+import { h, tapTips, toast, uuid } from "./util.js";
 
 const $id = (id) => document.getElementById(id);
 // The asset version this page was loaded with (?v=...), passed on to the game's module.
@@ -57,7 +58,9 @@ class RoomPage {
   }
 
   async start() {
+    languageSwitch();
     await loadPlatform();
+    tapTips();
     await this.tokenFromFragment();
     let games;
     try {
@@ -67,11 +70,14 @@ class RoomPage {
         API.loadContent(this.gameId), loadGameModule(this.gameId), API.listGames().catch(() => []),
       ]);
     } catch (e) {
-      this.fatal(e.status === 404 ? "There is no room at this address. Check the link." : e.message,
-        e.status === 404 ? "no such room" : "offline");
+      this.fatal(e.status === 404 ? t("There is no room at this address. Check the link.") : e.message,
+        e.status === 404 ? t("no such room") : t("offline"));
       return;
     }
     this.gameInfo = games.find((g) => g.id === this.gameId) ?? null;
+    // The game page's heading (the lobby has its own): the game and the room.
+    $id("page-title").textContent = t("{game}, room {code}", {
+      game: this.gameInfo?.title ?? this.gameId, code: this.code });
     await this.refreshMe();
     this.socket = new RoomSocket(this.code, {
       onMessage: (msg) => this.onMessage(msg),
@@ -84,6 +90,7 @@ class RoomPage {
     if (this.module.panel) this.panel.extend(this.module.panel);
     const log = logCard();
     this.notices = h("div", { id: "notices", class: "notices", "aria-live": "assertive" });
+    this.watchFocus();
     $id("game").before(this.notices); // phones: in the page's flow, above the table
     this.parts = { endgame: endFrame(), log: log.card, seats: this.table.card };
     this.log = new GameLog(log.list, (e) => this.describe(e), this.code);
@@ -97,9 +104,10 @@ class RoomPage {
     });
   }
 
-  fatal(message, state = "offline") {
+  fatal(message, state = t("offline")) {
     const conn = $id("conn");
     conn.dataset.state = "closed";
+    conn.dataset.final = "1"; // later socket states do not replace it
     conn.textContent = state;
     this.socket?.close();
     conn.textContent = state;
@@ -108,8 +116,8 @@ class RoomPage {
     $id("game").hidden = true;
     const box = $id("loading");
     box.hidden = false;
-    box.replaceChildren(h("div", { class: "card" }, h("h1", { text: "Cannot open this room" }),
-      h("p", { text: message }), h("p", {}, h("a", { href: "/", class: "btn primary" }, "Back to the start"))));
+    box.replaceChildren(h("div", { class: "card" }, h("h1", { text: t("Cannot open this room") }),
+      h("p", { text: message }), h("p", {}, h("a", { href: "/", class: "btn primary" }, t("Back to the start")))));
   }
 
   /** A resume link (#token=...) takes the seat: post the token, get the cookie, drop the fragment. */
@@ -122,7 +130,7 @@ class RoomPage {
       await API.openSession(this.code, token);
       API.rememberToken(this.code, token);
     } catch (e) {
-      toast(`This personal link did not work: ${e.message}`, "error", 8000);
+      toast(t("This personal link did not work: {reason}", { reason: e.message }), "error", 8000);
     }
   }
 
@@ -138,7 +146,7 @@ class RoomPage {
     try {
       this.room = await API.getRoom(this.code);
     } catch (e) {
-      if (e.status === 404) this.fatal("This room no longer exists.", "no such room");
+      if (e.status === 404) this.fatal(t("This room no longer exists."), t("no such room"));
       return;
     }
     this.showRoom();
@@ -172,6 +180,7 @@ class RoomPage {
     this.shownLobby = inLobby;
     $id("lobby").hidden = !inLobby;
     $id("game").hidden = inLobby;
+    $id("page-title").hidden = inLobby; // the lobby's heading is "Waiting room"
     document.body.classList.toggle("in-game", !inLobby);
     // The chat panel sits under the seats in the lobby; in the game it is a bottom sheet
     // (phone) or the last column (wide screens): after whatever the game put in #game.
@@ -188,9 +197,9 @@ class RoomPage {
 
   onStatus(status) {
     const conn = $id("conn");
-    if (conn.dataset.state === "closed" && conn.textContent === "no such room") return;
+    if (conn.dataset.state === "closed" && conn.dataset.final) return;
     conn.dataset.state = status;
-    conn.textContent = status === "open" ? "live" : status === "reconnecting" ? "reconnecting…" : "offline";
+    conn.textContent = status === "open" ? t("live") : status === "reconnecting" ? t("reconnecting…") : t("offline");
     if (status === "open" && !this.firstView) this.refreshRoom();
   }
 
@@ -232,10 +241,10 @@ class RoomPage {
     // Errors for our own commands are shown by send(); others (no id) here.
     if (msg.handled) return;
     if (msg.code === "forbidden" && this.mySeat === null) {
-      this.panel.say("Take a seat to chat: the chat is for the players.");
+      this.panel.say(t("Take a seat to chat: the chat is for the players."), "seat");
       return;
     }
-    toast(msg.message || msg.code || "The server refused that.", "error");
+    toast(msg.message || msg.code || t("The server refused that."), "error");
   }
 
   onView(msg) {
@@ -281,7 +290,7 @@ class RoomPage {
       title ? h("strong", { class: "notice-title", text: title }) : null,
       text ? h("p", { text }) : null,
       lines ? h("ul", {}, ...lines.map((l) => h("li", { text: l }))) : null),
-    h("button", { type: "button", class: "notice-close", "aria-label": "Dismiss", onclick: () => node.remove() }, "×"));
+    h("button", { type: "button", class: "notice-close", "aria-label": t("Dismiss"), onclick: () => node.remove() }, "×"));
     this.notices.append(node);
     while (this.notices.children.length > 4) this.notices.firstElementChild.remove();
     return node;
@@ -316,7 +325,10 @@ class RoomPage {
     if (!lines.length) return;
     const MAX = 6;
     const shown = lines.length > MAX ? lines.slice(-MAX) : lines;
-    const title = lines.length > MAX ? `While you were away (last ${MAX} of ${lines.length}; the rest is in the log)` : "While you were away";
+    const title = lines.length > MAX
+      ? tn("While you were away (last {shown} of {n}; the rest is in the log)",
+        "While you were away (last {shown} of {n}; the rest is in the log)", lines.length, { shown: MAX })
+      : t("While you were away");
     this.summaryNode?.remove();
     this.summaryNode = this.notice(null, { kind: "info", testid: "away-summary", title, lines: shown });
   }
@@ -336,8 +348,8 @@ class RoomPage {
   /** "You", or the seat's name. */
   who(seat) {
     if (this.game?.who) return this.game.who(seat, this.view);
-    if (seat === this.view?.seat) return "You";
-    return this.room?.seats?.find((s) => s.index === seat)?.name ?? `Seat ${seat + 1}`;
+    if (seat === this.view?.seat) return t("You");
+    return this.room?.seats?.find((s) => s.index === seat)?.name ?? t("Seat {n}", { n: seat + 1 });
   }
 
   /** Send one command; the buttons stay disabled until the server answers.
@@ -360,7 +372,7 @@ class RoomPage {
       }
       ok = true;
     } catch (e) {
-      const message = e.message || "The server refused that.";
+      const message = e.message || t("The server refused that.");
       toast(message, "error");
       if (e.code && /stale|version|conflict/.test(e.code)) this.socket.resync();
     } finally {
@@ -404,17 +416,17 @@ class RoomPage {
     const row = h("div", { class: "row end-actions" });
     if (this.mySeat !== null) {
       if (mine) {
-        row.append(h("a", { class: "btn primary", href: `/r/${mine}`, "data-testid": "play-again" }, "Go to the rematch"));
+        row.append(h("a", { class: "btn primary", href: `/r/${mine}`, "data-testid": "play-again" }, t("Go to the rematch")));
       } else {
-        const label = rematch ? "Join the rematch" : "Play again";
+        const label = rematch ? t("Join the rematch") : t("Play again");
         row.append(h("button", { type: "button", class: "btn primary", "data-testid": "play-again",
           onclick: (e) => this.playAgain(e.currentTarget) }, label));
-        if (rematch) row.append(h("span", { class: "muted small", text: "Another player already opened the next game." }));
+        if (rematch) row.append(h("span", { class: "muted small", text: t("Another player already opened the next game.") }));
       }
     } else if (rematch) {
-      row.append(h("a", { class: "btn", href: `/r/${rematch}` }, "Watch the rematch"));
+      row.append(h("a", { class: "btn", href: `/r/${rematch}` }, t("Watch the rematch")));
     }
-    row.append(h("a", { class: "btn", href: "/", "data-testid": "back-home" }, "Back to the start"));
+    row.append(h("a", { class: "btn", href: "/", "data-testid": "back-home" }, t("Back to the start")));
     return row;
   }
 
@@ -445,22 +457,70 @@ class RoomPage {
   render() {
     const view = this.view;
     if (!view || !this.game) return;
-    const focus = document.activeElement?.dataset?.command;
+    this.noteFocus();
     const events = this.freshEvents ?? null; // a new view's events, given once
     this.freshEvents = null;
     if (this.parts.seats.isConnected) this.table.renderCard();
     this.game.render(view, events);
     renderEndFrame(this.parts.endgame, view, {
       who: (seat) => this.who(seat),
+      me: this.mySeat,
       details: this.game.endDetails ? (root, v) => this.game.endDetails(root, v) : null,
       again: this.playAgainNode(view),
     });
     this.panel.render({ view, busy: this.busy, send: (cmd) => this.send(cmd) });
-    if (focus) {
-      const again = [...document.querySelectorAll("[data-command]")].find((n) => n.dataset.command === focus);
-      if (again && !again.disabled) again.focus();
+    this.restoreFocus();
+  }
+
+  // --- keyboard focus across renders ---------------------------------------------------
+  // A render replaces the buttons: the one a keyboard player pressed is gone (disabled
+  // while the command is on its way, then redrawn or no longer legal). The shell keeps
+  // where focus was and puts it back: on the same command if it is still offered, else
+  // on the first command offered in the same part of the page, else on the first one
+  // anywhere in the game, else on the game itself; never lost to the page's top.
+
+  watchFocus() {
+    $id("game").tabIndex = -1; // the last resort of restoreFocus (no outline: base.css)
+    document.addEventListener("focusin", (e) => {
+      if (!(e.target instanceof HTMLElement) || e.target.dataset.command === undefined) this.focusWant = null;
+    });
+  }
+
+  /** Before a render: remember the focused command button and the part of the page it is in. */
+  noteFocus() {
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && active.dataset.command !== undefined && active.isConnected) {
+      this.focusWant = { command: active.dataset.command, region: regionSelector(active) };
     }
   }
+
+  /** After a render: focus back where it was, unless the player already moved it. */
+  restoreFocus() {
+    const want = this.focusWant;
+    const active = document.activeElement;
+    if (!want || (active && active !== document.body && active.isConnected && active !== $id("game"))) return;
+    const enabled = (n) => n instanceof HTMLElement && !n.disabled && n.offsetParent !== null;
+    const commands = [...document.querySelectorAll("#game [data-command], #trade-panel [data-command]")];
+    const same = commands.find((n) => n.dataset.command === want.command && enabled(n));
+    if (same) { same.focus(); this.focusWant = null; return; }
+    if (this.busy) return; // the buttons come back when the server answers
+    const region = want.region ? document.querySelector(want.region) : null;
+    const near = region ? [...region.querySelectorAll("[data-command]")].find(enabled) : null;
+    const first = near || commands.find(enabled);
+    if (first) first.focus();
+    else $id("game").focus({ preventScroll: true });
+    this.focusWant = null;
+  }
+}
+
+/** A selector that finds `node`'s part of the page again after a render redraws it. */
+function regionSelector(node) {
+  for (let el = node.parentElement; el && el.id !== "game" && el !== document.body; el = el.parentElement) {
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    const testid = el.getAttribute("data-testid");
+    if (testid && testid !== "legal-action") return `[data-testid="${CSS.escape(testid)}"]`;
+  }
+  return null;
 }
 
 const app = $id("app");

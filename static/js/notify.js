@@ -2,6 +2,7 @@
 // was touched), a mark in the tab's title so a background tab shows it too, and two cues
 // a player turns on in the game menu: a short tone (Web Audio, no file) and a browser
 // notification while the tab is hidden (permission asked when the box is ticked).
+import { t } from "./i18n.js";
 import { toast } from "./util.js";
 
 const TITLE = "Karanor Online";
@@ -28,7 +29,7 @@ export const cues = {
     if (!on || typeof Notification === "undefined") {
       this.notify = false;
       store(KEY_NOTIFY, false);
-      if (on) toast("This browser cannot show notifications.", "error");
+      if (on) toast(t("This browser cannot show notifications."), "error");
       return false;
     }
     let permission = Notification.permission;
@@ -37,7 +38,7 @@ export const cues = {
     }
     this.notify = permission === "granted";
     store(KEY_NOTIFY, this.notify);
-    if (!this.notify) toast("Notifications are blocked for this site in the browser's settings.", "error", 6000);
+    if (!this.notify) toast(t("Notifications are blocked for this site in the browser's settings."), "error", 6000);
     return this.notify;
   },
 
@@ -86,11 +87,11 @@ window.__karanorCues = cues;
 /** Call on every view with whether the seat had to act before and has to act now. */
 export function turnCue(wasMyTurn, isMyTurn) {
   if (!wasMyTurn && isMyTurn) {
-    toast("Your turn!", "ok", 2500);
+    toast(t("Your turn!"), "ok", 2500);
     // Browsers refuse (and log an error) before the page was tapped once.
     if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate(80);
     if (cues.sound) cues.beep();
-    cues.show("Your turn!");
+    cues.show(t("Your turn!"));
   }
-  document.title = `${isMyTurn ? "● Your turn — " : ""}${TITLE}`;
+  document.title = isMyTurn ? t("● Your turn — {title}", { title: TITLE }) : TITLE;
 }

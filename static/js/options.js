@@ -3,6 +3,7 @@
 // checkboxes, small integer ranges, enums and literals as selects, other integers as
 // number inputs, strings as text inputs; titles as labels, descriptions as hints.
 // A game may replace any field or its label (its module's `lobby` export).
+import { t } from "./i18n.js";
 import { h } from "./util.js";
 
 const MAX_SELECT = 24; // an integer range up to this many values is a select
@@ -88,7 +89,7 @@ export function selectField(name, label, choices, { hint } = {}) {
       const key = optionValue(v);
       if (!typed.has(key)) {
         typed.set(key, v);
-        select.append(h("option", { value: key, text: key || "default" }));
+        select.append(h("option", { value: key, text: key || t("default") }));
       }
       select.value = key;
     },
@@ -116,8 +117,8 @@ export function checkboxField(name, label, { hint } = {}) {
 function inputField(name, label, info, { hint } = {}) {
   const input = h("input", info.kind === "number"
     ? { type: "number", name, min: info.min ?? null, max: info.max ?? null, step: info.integer ? 1 : "any",
-      inputmode: "numeric", placeholder: info.nullable ? "default" : null }
-    : { type: "text", name, maxlength: info.maxLength ?? null, placeholder: info.nullable ? "default" : null });
+      inputmode: "numeric", placeholder: info.nullable ? t("default") : null }
+    : { type: "text", name, maxlength: info.maxLength ?? null, placeholder: info.nullable ? t("default") : null });
   const node = h("label", {}, `${label} `, input, hint ? h("small", { class: "hint", text: hint }) : null);
   return {
     name, node, control: input,
@@ -140,7 +141,7 @@ export function genericField(name, prop, root, { label } = {}) {
   if (info.kind === "checkbox") return checkboxField(name, title, { hint });
   if (info.kind === "select") {
     const choices = info.choices.map((v) => ({ value: v, label: optionValue(v) }));
-    if (info.nullable) choices.unshift({ value: null, label: "default" });
+    if (info.nullable) choices.unshift({ value: null, label: t("default") });
     return selectField(name, title, choices, { hint });
   }
   if (info.kind === "number" || info.kind === "text") return inputField(name, title, info, { hint });

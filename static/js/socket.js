@@ -1,5 +1,6 @@
 // The room's WebSocket: reconnects with backoff, resyncs, pairs acks/errors with commands,
 // and pings while open so that the server's idle timeout never closes a quiet table.
+import { t } from "./i18n.js";
 import { uuid } from "./util.js";
 
 const PING_MS = 30000; // unless the page says how long the server waits (data-ping-ms)
@@ -65,7 +66,7 @@ export class RoomSocket {
       clearInterval(this.pingTimer);
       for (const [id, p] of this.pending) {
         clearTimeout(p.timer);
-        p.reject({ type: "error", id, code: "disconnected", message: "Connection lost before the server answered; the page will resync." });
+        p.reject({ type: "error", id, code: "disconnected", message: t("Connection lost before the server answered; the page will resync.") });
       }
       this.pending.clear();
       if (!this.closedByUs) this.retry();
@@ -105,12 +106,12 @@ export class RoomSocket {
     if (typeof expectedVersion === "number") msg.expected_version = expectedVersion;
     return new Promise((resolve, reject) => {
       if (!this.send(msg)) {
-        reject({ type: "error", id, code: "offline", message: "Not connected: wait for the connection to come back." });
+        reject({ type: "error", id, code: "offline", message: t("Not connected: wait for the connection to come back.") });
         return;
       }
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject({ type: "error", id, code: "timeout", message: "The server did not answer in time." });
+        reject({ type: "error", id, code: "timeout", message: t("The server did not answer in time.") });
       }, 15000);
       this.pending.set(id, { resolve, reject, timer });
     });

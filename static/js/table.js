@@ -3,44 +3,49 @@
 // settings, a countdown for the seats the game waits for), and the game menu (this
 // seat's resume link with its QR code, the turn cues). Names no particular game.
 import * as API from "./api.js";
+import { t, tn } from "./i18n.js";
 import { cues } from "./notify.js";
-import { clear, copyText, h, seatBadge, toast } from "./util.js";
+import { clear, copyText, h, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
 
 // --- time in words -------------------------------------------------------------------
 
 /** "1:05", "12:00", "3 h 05 min", "2 days 4 h": a countdown's text. */
 export function clockText(seconds) {
   const s = Math.max(0, Math.round(seconds));
-  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days ${Math.floor((s % 86400) / 3600)} h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  if (s >= 2 * 86400) {
+    return tn("{n} day {h} h", "{n} days {h} h", Math.floor(s / 86400), { h: Math.floor((s % 86400) / 3600) });
+  }
+  if (s >= 3600) {
+    return t("{h} h {min} min", { h: Math.floor(s / 3600), min: String(Math.floor((s % 3600) / 60)).padStart(2, "0") });
+  }
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 /** "2 minutes", "1 hour", "36 hours", "45 seconds": a duration's setting in words. */
 export function durationText(seconds) {
   const s = Math.round(seconds);
-  const unit = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
-  if (s % 3600 === 0) return unit(s / 3600, "hour");
-  if (s % 60 === 0) return unit(s / 60, "minute");
-  return unit(s, "second");
+  if (s % 3600 === 0) return tn("{n} hour", "{n} hours", s / 3600);
+  if (s % 60 === 0) return tn("{n} minute", "{n} minutes", s / 60);
+  return tn("{n} second", "{n} seconds", s);
 }
 
 /** "2 minutes a turn + 5 minutes of reserve", or "no turn timer". */
 export function timerText(timer) {
-  if (!timer || !timer.turn_seconds) return "No turn timer.";
-  const reserve = timer.reserve_seconds ? ` + ${durationText(timer.reserve_seconds)} of reserve each` : "";
-  return `${durationText(timer.turn_seconds)} a turn${reserve}. Out of time, a bot plays the seat until its player is back.`;
+  if (!timer || !timer.turn_seconds) return t("No turn timer.");
+  const turn = durationText(timer.turn_seconds);
+  return timer.reserve_seconds
+    ? t("{turn} a turn + {reserve} of reserve each. Out of time, a bot plays the seat until its player is back.",
+      { turn, reserve: durationText(timer.reserve_seconds) })
+    : t("{turn} a turn. Out of time, a bot plays the seat until its player is back.", { turn });
 }
 
-const TURN_CHOICES = [
-  [0, "Off"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"],
-  [600, "10 minutes"], [3600, "1 hour"], [4 * 3600, "4 hours"], [12 * 3600, "12 hours"],
-  [24 * 3600, "24 hours"], [48 * 3600, "48 hours"], ["hours", "X hours…"],
-];
-const RESERVE_CHOICES = [
-  [0, "None"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"], [600, "10 minutes"],
-  [1800, "30 minutes"], [3600, "1 hour"], [12 * 3600, "12 hours"], [24 * 3600, "1 day"],
-];
+const TURN_SECONDS = [0, 30, 60, 120, 300, 600, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 48 * 3600, "hours"];
+const RESERVE_SECONDS = [0, 60, 120, 300, 600, 1800, 3600, 12 * 3600, 24 * 3600];
+// In words when the form is drawn (the catalogue is loaded by then).
+const turnChoices = () => TURN_SECONDS.map((v) => [v, v === 0 ? t("Off") : v === "hours" ? t("X hours…")
+  : durationText(v)]);
+const reserveChoices = () => RESERVE_SECONDS.map((v) => [v, v === 0 ? t("None")
+  : v === 24 * 3600 ? tn("{n} day", "{n} days", 1) : durationText(v)]);
 
 /**
  * The host's timer settings (lobby and game menu): a turn length (off, presets or
@@ -51,17 +56,18 @@ export class TimerForm {
   constructor(code, { idPrefix }) {
     this.code = code;
     this.turn = h("select", { id: `${idPrefix}-turn`, name: "turn_seconds", "data-testid": "timer-turn" },
-      ...TURN_CHOICES.map(([v, label]) => h("option", { value: String(v), text: label })));
+      ...turnChoices().map(([v, label]) => h("option", { value: String(v), text: label })));
     this.hours = h("input", { id: `${idPrefix}-hours`, type: "number", min: 1, max: 168, step: 1, value: 8,
-      inputmode: "numeric", "data-testid": "timer-hours", "aria-label": "Hours a turn" });
-    this.hoursBox = h("span", { class: "timer-hours", hidden: true }, this.hours, " hours a turn");
+      inputmode: "numeric", "data-testid": "timer-hours" });
+    this.hoursBox = h("label", { class: "timer-hours", hidden: true, for: this.hours.id },
+      h("span", { text: t("Hours a turn") }), this.hours);
     this.reserve = h("select", { id: `${idPrefix}-reserve`, name: "reserve_seconds", "data-testid": "timer-reserve" },
-      ...RESERVE_CHOICES.map(([v, label]) => h("option", { value: String(v), text: label })));
+      ...reserveChoices().map(([v, label]) => h("option", { value: String(v), text: label })));
     this.words = h("p", { class: "muted small timer-words", "data-testid": "timer-words" });
     this.controls = h("div", { class: "timer-controls" },
-      h("label", { for: this.turn.id }, "Per turn ", this.turn), this.hoursBox,
-      h("label", { for: this.reserve.id }, "Reserve (each, once) ", this.reserve));
-    this.node = h("div", { class: "timer-form", role: "group", "aria-label": "Turn timer" }, this.controls, this.words);
+      h("label", { for: this.turn.id }, `${t("Per turn")} `, this.turn), this.hoursBox,
+      h("label", { for: this.reserve.id }, `${t("Reserve (each, once)")} `, this.reserve));
+    this.node = h("div", { class: "timer-form", role: "group", "aria-label": t("Turn timer") }, this.controls, this.words);
     const save = () => this.save();
     this.turn.addEventListener("change", () => {
       this.hoursBox.hidden = this.turn.value !== "hours";
@@ -96,7 +102,7 @@ export class TimerForm {
     this.words.textContent = timerText(timer);
     if (!host || document.activeElement === this.turn || document.activeElement === this.hours) return;
     const turn = timer?.turn_seconds || 0;
-    if (TURN_CHOICES.some(([v]) => v === turn)) this.turn.value = String(turn);
+    if (TURN_SECONDS.includes(turn)) this.turn.value = String(turn);
     else if (turn % 3600 === 0) {
       this.turn.value = "hours";
       this.hours.value = String(turn / 3600);
@@ -106,7 +112,7 @@ export class TimerForm {
     }
     this.hoursBox.hidden = this.turn.value !== "hours";
     const reserve = timer?.reserve_seconds || 0;
-    if (!RESERVE_CHOICES.some(([v]) => v === reserve)) {
+    if (!RESERVE_SECONDS.includes(reserve)) {
       this.reserve.append(h("option", { value: String(reserve), text: durationText(reserve) }));
     }
     this.reserve.value = String(reserve);
@@ -125,7 +131,7 @@ export class Table {
   constructor(page) {
     this.page = page;
     this.card = h("section", { class: "card table-seats", "aria-labelledby": "table-seats-title" },
-      h("h2", { id: "table-seats-title", text: "At the table" }), h("ul", { class: "seats table-list" }));
+      h("h2", { id: "table-seats-title", text: t("At the table") }), h("ul", { class: "seats table-list" }));
     this.ticker = setInterval(() => this.tick(), 1000);
   }
 
@@ -147,14 +153,14 @@ export class Table {
     const at = this.deadline(seat);
     if (at === null || this.room?.status !== "playing") return null;
     const node = h("span", { class: cls, "data-testid": "countdown", "data-deadline": at, "data-seat": seat,
-      role: "timer", "aria-label": "time left" });
+      role: "timer", "aria-label": t("time left") });
     this.paint(node);
     return node;
   }
 
   paint(node) {
     const left = Number(node.dataset.deadline) - Date.now() / 1000;
-    node.textContent = `${clockText(left)} left`;
+    node.textContent = t("{time} left", { time: clockText(left) });
     node.classList.toggle("low", left < 30);
     node.classList.toggle("out", left <= 0);
   }
@@ -176,10 +182,12 @@ export class Table {
     const soon = list.reduce((a, b) => (a.at <= b.at ? a : b));
     const left = soon.at - Date.now() / 1000;
     box.hidden = false;
-    const who = soon.seat === this.page.mySeat ? "You" : this.page.who(soon.seat);
-    box.textContent = `${who}: ${clockText(left)} left`;
+    box.textContent = soon.seat === this.page.mySeat
+      ? t("You: {time} left", { time: clockText(left) })
+      : t("{name}: {time} left", { name: this.page.who(soon.seat), time: clockText(left) });
     box.classList.toggle("low", left < 30);
-    box.title = "Time left for the seat the game waits for";
+    box.title = t("Time left for the seat the game waits for");
+    box.dataset.tip = box.title;
   }
 
   /** The seat's tags and the host's button (null when there is nothing to show). */
@@ -192,23 +200,23 @@ export class Table {
     const box = h("span", { class: "seat-tools", "data-seat": index });
     if (seat.replaced) {
       box.append(h("span", { class: "tag bot-tag", "data-testid": "seat-replaced",
-        text: me ? "a bot plays for you" : "a bot plays until they return" }));
+        text: me ? t("a bot plays for you") : t("a bot plays until they return") }));
     } else if (seat.bot) {
-      box.append(h("span", { class: "tag", text: "bot" }));
+      box.append(h("span", { class: "tag", text: t("bot") }));
     } else if (!seat.connected) {
-      box.append(h("span", { class: "tag away-tag", text: "away" }));
+      box.append(h("span", { class: "tag away-tag", text: t("away") }));
     }
     const clock = this.countdown(index);
     if (clock) box.append(clock);
     if (playing && seat.replaced && (this.isHost || me)) {
       box.append(h("button", { type: "button", class: "btn small", "data-testid": "hand-back",
         onclick: (e) => this.act(e.currentTarget, () => API.handBack(this.page.code, index)) },
-      me ? "Take my seat back" : `Hand back to ${seat.name}`));
+      me ? t("Take my seat back") : t("Hand back to {name}", { name: seat.name })));
     } else if (playing && this.isHost && !me && !seat.bot && !seat.connected) {
       box.append(h("button", { type: "button", class: "btn small", "data-testid": "replace-with-bot",
-        title: `${seat.name} is away: a bot plays their seat until they come back`,
+        title: t("{name} is away: a bot plays their seat until they come back", { name: seat.name }),
         onclick: (e) => this.act(e.currentTarget, () => API.replaceWithBot(this.page.code, index)) },
-      "Let a bot play"));
+      t("Let a bot play")));
     }
     return box.childNodes.length ? box : null;
   }
@@ -231,9 +239,8 @@ export class Table {
     for (const seat of this.room?.seats || []) {
       list.append(h("li", { class: "seat", "data-seat": seat.index },
         seatBadge(seat.index, 22), h("span", { class: "seat-name", text: seat.name }),
-        seat.index === this.page.mySeat ? h("span", { class: "tag you", text: "you" }) : null,
-        h("span", { class: `presence ${!seat.replaced && (seat.connected || seat.bot) ? "on" : "off"}`,
-          "aria-label": !seat.replaced && (seat.connected || seat.bot) ? "connected" : "away" }),
+        seat.index === this.page.mySeat ? h("span", { class: "tag you", text: t("you") }) : null,
+        presenceDot(!seat.replaced && Boolean(seat.connected || seat.bot), { away: t("away") }),
         this.seatTools(seat.index)));
     }
   }
@@ -258,8 +265,15 @@ export class GameMenu {
     document.getElementById("menu-timer").append(this.timer.node);
     this.button.hidden = false;
     this.button.addEventListener("click", () => this.open());
+    const rules = document.getElementById("menu-rules");
+    if (rules) rules.href = rulesHref(page.gameId);
     document.getElementById("menu-close").addEventListener("click", () => this.dialog.close());
     this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.dialog.close(); });
+    // Escape closes it (the dialog's own cancel); focus goes back to what opened it.
+    this.dialog.addEventListener("close", () => {
+      const back = this.opener?.isConnected ? this.opener : this.button;
+      if (!this.button.hidden || back !== this.button) back.focus();
+    });
     this.sound.checked = cues.sound;
     this.sound.addEventListener("change", () => {
       cues.setSound(this.sound.checked);
@@ -273,6 +287,8 @@ export class GameMenu {
   }
 
   open() {
+    this.opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body
+      ? document.activeElement : this.button;
     this.render();
     if (!this.dialog.open) {
       try { this.dialog.showModal(); } catch { this.dialog.setAttribute("open", ""); }
@@ -284,22 +300,23 @@ export class GameMenu {
     const token = API.rememberedToken(page.code);
     const box = clear(this.resume);
     if (page.mySeat === null) {
-      box.append(h("p", { class: "muted", text: "You are watching: no seat of yours to take elsewhere." }));
+      box.append(h("p", { class: "muted", text: t("You are watching: no seat of yours to take elsewhere.") }));
     } else if (!token) {
-      box.append(h("p", { class: "muted", text: "Your personal link is on the device where you took your seat (or opened your link)." }));
+      box.append(h("p", { class: "muted", text: t("Your personal link is on the device where you took your seat (or opened your link).") }));
     } else {
       const link = `${location.origin}/r/${page.code}#token=${token}`;
-      const img = h("img", { class: "qr", alt: "QR code of your personal link", width: 180, height: 180,
+      const img = h("img", { class: "qr", alt: t("QR code of your personal link"), width: 180, height: 180,
         "data-testid": "resume-qr" });
       box.append(
-        h("p", { class: "muted small", text: "Open it on another device (or scan the code with a phone) to go on playing there. It takes your seat: keep it to yourself." }),
+        h("p", { class: "muted small", text: t("Open it on another device (or scan the code with a phone) to go on playing there. It takes your seat: keep it to yourself.") }),
         h("div", { class: "share-row" },
-          h("input", { class: "link-field", readonly: true, value: link, "aria-label": "Your personal resume link" }),
-          h("button", { type: "button", class: "btn", onclick: () => copyText(link, "Personal link") }, "Copy")),
-        h("p", {}, h("a", { href: link, "data-testid": "resume-link", class: "resume-anchor", text: "Your personal link" })),
+          h("input", { class: "link-field", readonly: true, value: link, "aria-label": t("Your personal resume link") }),
+          h("button", { type: "button", class: "btn", onclick: () => copyText(link, t("Personal link copied"),
+            t("Select and copy the personal link by hand")) }, t("Copy"))),
+        h("p", {}, h("a", { href: link, "data-testid": "resume-link", class: "resume-anchor", text: t("Your personal link") })),
         img);
       if (this.qrFor !== link) this.qrFor = link;
-      API.qrDataUrl(link).then((url) => { img.src = url; }).catch(() => { img.replaceWith(h("p", { class: "muted small", text: "No QR code: copy the link instead." })); });
+      API.qrDataUrl(link).then((url) => { img.src = url; }).catch(() => { img.replaceWith(h("p", { class: "muted small", text: t("No QR code: copy the link instead.") })); });
     }
     const host = this.isHost();
     document.getElementById("menu-timer").hidden = !host && !page.room?.timer;

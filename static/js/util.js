@@ -1,5 +1,6 @@
 // Small DOM helpers shared by every module. Text is always set with textContent:
 // nothing a player typed ever becomes HTML.
+import { t, tn } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -73,17 +74,18 @@ export function seatMark(seat, x, y, r, extra = {}) {
 /** A small inline SVG of a seat's mark, for panels and lists. */
 export function seatBadge(seat, size = 18, label) {
   const svg = s("svg", { viewBox: "-12 -12 24 24", width: size, height: size, class: "seat-badge",
-    role: label ? "img" : null, "aria-hidden": label ? null : "true" });
-  if (label) svg.append(s("title", { text: label }));
+    role: label ? "img" : null, "aria-label": label || null, "data-tip": label || null,
+    "aria-hidden": label ? null : "true" });
   svg.append(seatMark(seat, 0, 0, 8, { stroke: "#222", "stroke-width": 1.5 }));
   return svg;
 }
 
-/** An icon from the sprite, with an accessible name when it carries meaning. */
+/** An icon from the sprite, with an accessible name when it carries meaning (and that
+ *  name shown on a tap or a hover: data-tip, see tapTips()). */
 export function icon(name, label, cls = "icon") {
   const svg = s("svg", { class: cls, viewBox: "0 0 24 24", role: label ? "img" : null,
+    "aria-label": label || null, "data-tip": label || null,
     "aria-hidden": label ? null : "true", focusable: "false" });
-  if (label) svg.append(s("title", { text: label }));
   svg.append(s("use", { href: `/static/icons.svg#${name}` }));
   return svg;
 }
@@ -97,7 +99,21 @@ export function amount(n, name, label = name) {
 export function playerRange(game) {
   const { min_players: lo, max_players: hi } = game;
   if (!lo && !hi) return "";
-  return lo === hi || !hi ? `${lo} players` : `${lo}–${hi} players`;
+  return lo === hi || !hi ? tn("{n} player", "{n} players", lo)
+    : t("{lo}–{hi} players", { lo, hi });
+}
+
+/** A seat's presence: a dot (filled: connected; a hollow ring: away) with its state in
+ *  words for screen readers and on a tap or hover: never told by colour alone. */
+export function presenceDot(on, { away } = {}) {
+  const label = on ? t("connected") : away || t("not connected");
+  return h("span", { class: `presence ${on ? "on" : "off"}`, "data-tip": label, "data-testid": "presence",
+    "data-state": on ? "on" : "off" }, h("span", { class: "sr-only", text: label }));
+}
+
+/** The rules page of a game, knowing where to come back to (this page). */
+export function rulesHref(game) {
+  return `/rules/${encodeURIComponent(game)}?from=${encodeURIComponent(location.pathname)}`;
 }
 
 // --- toasts -------------------------------------------------------------------------
@@ -107,19 +123,75 @@ export function toast(message, kind = "info", ms = 5000) {
   if (!box) return;
   const node = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : null },
     h("span", { text: message }),
-    h("button", { type: "button", class: "toast-close", "aria-label": "Dismiss",
+    h("button", { type: "button", class: "toast-close", "aria-label": t("Dismiss"),
       onclick: () => node.remove() }, "×"));
   box.append(node);
   setTimeout(() => node.remove(), ms);
 }
 
-export async function copyText(text, what = "Link") {
+/** Copy a text; `copied` and `byHand` are what the toast says (already translated). */
+export async function copyText(text, copied = t("Link copied"), byHand = t("Select and copy the link by hand")) {
   try {
     await navigator.clipboard.writeText(text);
-    toast(`${what} copied`, "ok", 2500);
+    toast(copied, "ok", 2500);
   } catch {
-    toast(`Select and copy the ${what.toLowerCase()} by hand`, "info", 4000);
+    toast(byHand, "info", 4000);
   }
+}
+
+// --- names on touch -------------------------------------------------------------------
+
+/**
+ * Any element with `data-tip="name"` (icons from icon(), presence dots, the version...)
+ * shows its name in a small bubble when tapped, hovered or focused: a name a touch screen
+ * can read, where a `title` shows on a mouse hover only. Call once per page.
+ */
+export function tapTips() {
+  if (document.body.dataset.tips) return;
+  document.body.dataset.tips = "1";
+  const bubble = h("div", { class: "tip-bubble", role: "tooltip", id: "tip-bubble", hidden: true });
+  document.body.append(bubble);
+  let owner = null;
+  let timer = null;
+  const hide = () => {
+    bubble.hidden = true;
+    owner = null;
+    clearTimeout(timer);
+  };
+  const show = (el, ms) => {
+    const text = el.getAttribute("data-tip");
+    if (!text) return;
+    owner = el;
+    bubble.textContent = text;
+    bubble.hidden = false;
+    const r = el.getBoundingClientRect();
+    const w = bubble.offsetWidth;
+    const left = Math.max(4, Math.min(window.innerWidth - w - 4, r.left + r.width / 2 - w / 2));
+    const below = r.bottom + 6 + bubble.offsetHeight < window.innerHeight;
+    bubble.style.left = `${left}px`;
+    bubble.style.top = `${below ? r.bottom + 6 : Math.max(4, r.top - bubble.offsetHeight - 6)}px`;
+    clearTimeout(timer);
+    if (ms) timer = setTimeout(hide, ms);
+  };
+  const tipOf = (target) => (target instanceof Element ? target.closest("[data-tip]") : null);
+  document.addEventListener("pointerdown", (e) => {
+    const el = tipOf(e.target);
+    if (el && e.pointerType !== "mouse") show(el, 2500);
+    else if (!el) hide();
+  }, { passive: true });
+  document.addEventListener("pointerover", (e) => {
+    if (e.pointerType !== "mouse") return;
+    const el = tipOf(e.target);
+    if (el && el !== owner) show(el, 0);
+    else if (!el && owner) hide();
+  }, { passive: true });
+  document.addEventListener("focusin", (e) => {
+    const el = tipOf(e.target);
+    if (el === e.target) show(el, 0);
+    else if (owner) hide();
+  });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && owner) hide(); });
+  window.addEventListener("scroll", () => { if (owner) hide(); }, { passive: true });
 }
 
 /** A UUID v4; crypto.randomUUID exists only on secure origins (not on http://192.168...). */
