@@ -53,6 +53,9 @@ export class ChatPanel {
 
     this.toggle.addEventListener("click", () => this.setOpen(!this.open));
     this.tabs.timeline.addEventListener("click", () => this.setTab("timeline"));
+    // The tabs as ARIA tabs: one in the Tab order (the chosen one), the arrow keys, Home
+    // and End move between them (so every tab is reachable from the keyboard).
+    this.tabList.addEventListener("keydown", (event) => this.tabKey(event));
     root.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && this.open && !this.wide.matches) {
         this.setOpen(false);
@@ -142,6 +145,20 @@ export class ChatPanel {
     this.sync();
     this.ext.onTab?.(tab);
     if (tab === "timeline") this.scrollToEnd();
+  }
+
+  tabKey(event) {
+    const names = Object.keys(this.tabs).filter((n) => !this.tabs[n].hidden && !this.tabs[n].disabled);
+    const at = names.indexOf(this.tab);
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    let next = null;
+    if (step) next = names[(at + step + names.length) % names.length];
+    else if (event.key === "Home") next = names[0];
+    else if (event.key === "End") next = names[names.length - 1];
+    if (!next) return;
+    event.preventDefault();
+    this.setTab(next);
+    this.tabs[next].focus();
   }
 
   /** Reflect open/tab/unread in the page (attributes drive the CSS). */

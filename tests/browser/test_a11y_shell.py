@@ -173,6 +173,26 @@ def test_a_karanor_game_page_shell_is_accessible(
     assert axe_violations(page) == []
     screens(page, f"a11y-game-{device}-{scheme}")
 
+    # The panel's tabs: one Tab stop, the arrow keys reach the others ("New offer" was
+    # tabindex=-1 and out of reach).
+    if device == "phone":
+        page.get_by_test_id("trade-toggle").click()
+    tabs = page.locator("#trade-panel [role=tab]:visible")
+    expect(tabs).to_have_count(2)
+    page.get_by_test_id("tab-timeline").focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate(
+        "[document.activeElement.getAttribute('role'), document.activeElement.id,"
+        " document.activeElement.getAttribute('aria-selected'), document.activeElement.tabIndex]"
+    )
+    assert focused[0] == "tab" and focused[1] != "tab-timeline", focused
+    assert focused[2:] == ["true", 0], focused
+    page.keyboard.press("Home")
+    assert page.evaluate("document.activeElement.id") == "tab-timeline"
+    if device == "phone":
+        page.keyboard.press("Escape")  # the sheet closes, focus back on its bar
+        assert page.evaluate("document.activeElement.dataset.testid") == "trade-toggle"
+
     # The game menu: axe finds nothing in it; Escape closes it and focus returns.
     menu_button = page.get_by_test_id("game-menu")
     menu_button.focus()
