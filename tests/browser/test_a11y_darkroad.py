@@ -272,9 +272,14 @@ def act_by_keyboard(page: Page, api: Api, selector: str, key: str = "Enter") -> 
     view = api.view()
     expect(page.get_by_test_id("version")).to_have_text(str(view["version"]), timeout=15_000)
     # Focus stays in the page's controls: never dropped on <body>.
-    wait_js(
-        page, "() => Boolean(document.activeElement && document.activeElement !== document.body)"
-    )
+    try:
+        wait_js(
+            page,
+            "() => Boolean(document.activeElement && document.activeElement !== document.body)",
+        )
+    except AssertionError:
+        dbg = page.evaluate("() => window.__focuslog || []")
+        raise AssertionError(f"focus lost after {selector}: {view['turn']} {dbg[-12:]}") from None
     return view
 
 
@@ -288,6 +293,11 @@ def test_a_whole_turn_with_the_keyboard_alone(
     start(api)
     problems: list[str] = []
     page = open_game(browser, api, problems, viewport=LAPTOP)
+    page.evaluate("""() => { window.__focuslog = [];
+      const d = (n) => n ? (n.tagName + '.' + (n.dataset?.type || n.dataset?.testid || n.className?.baseVal || n.className || '')) : 'null';
+      document.addEventListener('focusin', (e) => window.__focuslog.push('in ' + d(e.target)), true);
+      document.addEventListener('focusout', (e) => window.__focuslog.push('out ' + d(e.target) + ' -> ' + d(e.relatedTarget) + ' connected=' + e.target.isConnected), true);
+    }""")
     page.locator("body").focus()
     # The starting goods: stored on the grid with the keyboard (focus the grid, Enter places
     # the selected good where the arrows put it), else with the panel's button.
@@ -353,6 +363,9 @@ def test_board_targets_show_a_focus_outline(
         api.send(next(a for a in view["legal_actions"] if a["type"] == "place_good"))
     plan = next(a for a in api.view()["legal_actions"] if a["type"] == "plan")
     api.send(plan)
+    while (view := api.view())["turn"]["pending"]:
+        api.send(next(a for a in view["legal_actions"] if a["type"] == "place_good"))
+    assert any(a["type"] == "move" for a in api.view()["legal_actions"])
     problems: list[str] = []
     page = open_game(browser, api, problems, viewport=LAPTOP)
     page.locator("body").focus()
@@ -380,3 +393,59 @@ def test_http_content_in_french_carries_french_cards(
     assert fr["lang"] == "fr"
     assert fr["buildings"][0]["text"] != GAME.catalogue("en")["buildings"][0]["text"]
     assert fr["messages"]["Plan"] == "Planifier"
+
+
+# --- the rules help ----------------------------------------------------------------------------
+
+HELP = """async () => {
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.loadPlatform();
+  const lang = document.documentElement.lang;
+  const content = await (await fetch(`/api/games/darkroad/content?lang=${lang}`)).json();
+  i18n.addMessages(content.messages);
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/js/games/darkroad/darkroad.css";
+  document.head.append(link);
+  await new Promise((ok) => { link.onload = ok; link.onerror = ok; });
+  const { renderHelp } = await import("/static/js/games/darkroad/help.js");
+  const main = document.createElement("main");
+  const h1 = document.createElement("h1");
+  h1.textContent = "Rules";
+  main.append(h1);
+  renderHelp(main, content);
+  document.body.replaceChildren(main);
+  return main.innerText;
+}"""
+
+
+@pytest.mark.timeout(300)
+def test_the_rules_help_in_both_languages_names_every_icon(
+    server_factory: Callable[..., ServerProcess],
+    browser: Browser,
+    screens: Callable[..., None],
+) -> None:
+    server = server_factory(env=FAST).start()
+    darkroad_hosted(server.url)
+    problems: list[str] = []
+    texts: dict[str, str] = {}
+    for lang, locale in (("en", "en-US"), ("fr", "fr-FR")):
+        page = watch(browser.new_context(locale=locale, **DEVICES["phone"]).new_page(), problems)
+        page.goto(server.url + "/")
+        texts[lang] = page.evaluate(HELP)
+        for bad in ("{", "undefined", "null"):
+            assert bad not in texts[lang], bad
+        found = axe_violations(page)
+        assert not found, f"{lang} help:\n" + "\n".join(found)
+        no_sideways_scroll(page, PHONE["width"])
+        if lang == "fr":
+            screens(page, "fr-phone-darkroad-help", full_page=True)
+        page.context.close()
+    en, fr = texts["en"], texts["fr"]
+    # Every icon of the board has its name written beside it (visible on touch).
+    for name in ("Prestige", "Blazing quartz", "Horseshoe", "Zoom in", "Night dice", "Weapon"):
+        assert name in en, name
+    for name in ("Prestige", "Quartz ardent", "Fer à cheval", "Zoom avant", "Dés de nuit", "Arme"):
+        assert name in fr, name
+    assert "Ringway" in en and "Anneau" in fr and "13" in fr
+    assert not problems, "\n".join(problems)

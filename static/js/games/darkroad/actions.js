@@ -110,7 +110,7 @@ export class ActionPanel {
     const root = clear(this.root);
     root.append(h("h2", { class: "sr-only", text: t("Merchants of the Dark Road: your actions") }));
     root.append(stepsBar(view));
-    const status = h("p", { class: `turn-status${legal.length ? " mine" : ""}`, "data-testid": "dr-status", text: statusText(view, w) });
+    const status = h("p", { class: `turn-status${legal.length ? " mine" : ""}`, "data-testid": "dr-status", tabindex: "-1", text: statusText(view, w) });
     root.append(status);
     const pend = view.private?.pending;
     this.context(root, view, pend);

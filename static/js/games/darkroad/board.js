@@ -367,7 +367,7 @@ export class Board {
       node.append(s("g", { class: `dr-deck dr-deck-${deck}`, transform: `translate(${840 + i * 88} 904)` },
         s("title", { text: deck === "shortcut" ? t("Shortcut events: {n} in the deck, {seen} seen", p) : t("Dark road events: {n} in the deck, {seen} seen", p) }),
         s("rect", { width: 80, height: 112, rx: 10 }),
-        s("text", { x: 40, y: 50, "text-anchor": "middle", class: "small", text: name }),
+        wrapped(name, { x: 40, y: 36, max: 9, lh: 15, cls: "small", lines: 2 }),
         s("text", { x: 40, y: 80, "text-anchor": "middle", text: String(b.decks?.[deck] ?? 0) })));
     });
     const fort = s("g", { class: "dr-fortune", transform: "translate(1020 904)" },

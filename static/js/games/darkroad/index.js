@@ -112,6 +112,9 @@ export function mount(shell, root, content) {
   let focusKey = null;
   const keyOf = (node) => {
     if (!(node instanceof Element) || !root.contains(node)) return null;
+    // The status line only holds focus while nothing can be pressed: the next redraw
+    // offers the first thing to do instead.
+    if (node.dataset.testid === "dr-status") return { sel: null };
     if (node.dataset.command) return { sel: `[data-command="${CSS.escape(node.dataset.command)}"]` };
     if (node.dataset.testid) return { sel: `[data-testid="${CSS.escape(node.dataset.testid)}"]` };
     if (node.getAttribute("aria-label")) return { sel: `[aria-label="${CSS.escape(node.getAttribute("aria-label"))}"]` };
@@ -126,10 +129,7 @@ export function mount(shell, root, content) {
     const usable = (n) => n && !n.disabled && n.getAttribute("aria-disabled") !== "true" && n.getClientRects().length > 0;
     let next = focusKey.sel ? [...root.querySelectorAll(focusKey.sel)].find(usable) : null;
     if (!next) next = [...el.actions.querySelectorAll("[data-testid=legal-action]")].find(usable);
-    if (!next) {
-      next = el.actions.querySelector("[data-testid=dr-status]");
-      if (next) next.setAttribute("tabindex", "-1");
-    }
+    if (!next) next = el.actions.querySelector("[data-testid=dr-status]"); // tabindex -1
     if (next) next.focus({ preventScroll: true });
   };
 

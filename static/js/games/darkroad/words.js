@@ -2,7 +2,7 @@
 // effects of events and dice, every command as a label and every event as a sentence.
 // Every text goes through the catalogue (../../i18n.js): a sentence about the reader and
 // one about another player are two messages, and counts go through tn().
-import { t, tn } from "../../i18n.js";
+import { t, tn, tp } from "../../i18n.js";
 
 export const GOOD_COLOURS = {
   weapon: "#b03a2e", armor: "#5d6d7e", potion: "#8e44ad",
@@ -43,7 +43,7 @@ const DISTRICT_TEXT = {
 };
 const DISTRICT_TITLE = {
   bazaar: () => t("Great Bazaar"), commissions: () => t("Queen's Commissions"), dark_market: () => t("Dark Market"),
-  excursions: () => t("Yurg's Excursions"), inn: () => t("Ringway Inn"),
+  excursions: () => tp("district title", "Yurg's Excursions"), inn: () => t("Ringway Inn"),
 };
 /** "the Great Bazaar" (in a sentence). */
 export function district(id) { return DISTRICT_TEXT[id]?.() ?? id; }
