@@ -9,7 +9,7 @@ draws from (`game._catalogue(lang)`) passes each card through here:
   is the one marked here (a pack that rewrites a text shows its own text untranslated).
 
 Proper names (heroes, towns, companions, steeds, events, commissions) stay as written;
-flavour texts stay in English (see docs/client.md).
+flavour texts stay in English (not yet translated).
 """
 
 from __future__ import annotations

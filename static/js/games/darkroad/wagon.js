@@ -69,8 +69,9 @@ export function renderWagon(root, ctx, storage) {
     h("span", { class: "dr-stat", title: t("Prestige (public)") }, t("Prestige"), " ", h("b", { text: me.prestige })),
     h("span", { class: "dr-stat", title: t("Lanterns: {n} of {max} slots", { n: me.lanterns, max: me.lantern_slots }) }, t("Lanterns"), " ", pips(me.lanterns, me.lantern_slots, "lantern", t("Lanterns"))),
     h("span", { class: "dr-stat", title: inventory },
-      t("Inventory"), " ", h("b", { "aria-label": t("blazing quartz: {n}", { n: me.quartz }), text: `◆${me.quartz}` }), " ",
-      h("b", { "aria-label": t("horseshoes: {n}", { n: me.horseshoes }), text: `∩${me.horseshoes}` }), h("span", { class: "muted small", text: ` /${me.inventory_slots}` }))));
+      t("Inventory"), " ", h("span", { "aria-hidden": "true", text: "◆" }), t("Quartz"), " ", h("b", { text: me.quartz }), " · ",
+      h("span", { "aria-hidden": "true", text: "∩" }), t("Horseshoes"), " ", h("b", { text: me.horseshoes }),
+      h("span", { class: "muted small", text: ` /${me.inventory_slots}` }))));
   // Dice: the locked slots with their actions, then the reserves.
   const slots = h("div", { class: "dr-slots" });
   me.locked.forEach((v, i) => {
