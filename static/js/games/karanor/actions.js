@@ -2,6 +2,8 @@
 // pending choices. Only commands listed in view.legal_actions are ever offered.
 import { actionButton, legalOf } from "../../legal.js";
 import { amount, clear, h, icon } from "../../util.js";
+import { t, tn } from "../../i18n.js";
+import { goodName } from "./goods.js";
 
 const BAR_TYPES = ["harvest", "work", "interact", "deliver", "recruit_partner", "buy_villa", "market", "end_turn"];
 // Offered elsewhere: moves on the map, cards in the hand, partners and artifacts in the panel.
@@ -9,13 +11,15 @@ const ELSEWHERE = new Set(["move", "build", "complete_quest", "play_black_market
   "promote_partner", "draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"]);
 
 export function turnText(view, words) {
-  const t = view.turn || {};
-  if (view.status === "finished") return "The game is over";
-  if (t.phase === "draft") return `Draft, pick ${t.draft_round ?? 1} of 2`;
-  const mine = t.seat === view.seat;
-  const who = mine ? "Your turn" : `${words.who(t.seat)}'s turn`;
+  const turn = view.turn || {};
+  if (view.status === "finished") return t("The game is over");
+  if (turn.phase === "draft") return t("Draft, pick {n} of 2", { n: turn.draft_round ?? 1 });
+  const p = { round: turn.round, actor: words.name(turn.seat) };
+  const text = words.isMe(turn.seat)
+    ? tn("Round {round} · Your turn · {n} action left", "Round {round} · Your turn · {n} actions left", turn.actions_left, p)
+    : tn("Round {round} · {actor}'s turn · {n} action left", "Round {round} · {actor}'s turn · {n} actions left", turn.actions_left, p);
   const last = lastRoundText(view, words);
-  return `${last ? `${last} · ` : ""}Round ${t.round} · ${who} · ${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
+  return last ? `${last} · ${text}` : text;
 }
 
 /** "Last round: Bo reached 10 prestige" once the end is triggered (else null). */
@@ -23,7 +27,9 @@ export function lastRoundText(view, words) {
   const by = view.turn?.end_triggered_by;
   if (by === null || by === undefined || view.status !== "playing") return null;
   const p = view.players?.[by];
-  return `Last round: ${words.who(by)} reached ${p?.prestige ?? view.board?.end_prestige ?? ""} prestige`;
+  const n = p?.prestige ?? view.board?.end_prestige ?? 0;
+  return words.isMe(by) ? tn("Last round: you reached {n} prestige", "Last round: you reached {n} prestige", n)
+    : tn("Last round: {actor} reached {n} prestige", "Last round: {actor} reached {n} prestige", n, { actor: words.name(by) });
 }
 
 /** Gold a Work pays this seat: 1, plus what its badges and artifacts add (their rules
@@ -50,25 +56,26 @@ export function workGold(view, content) {
 export function renderActions(root, ctx) {
   const { view, words } = ctx;
   clear(root);
-  const t = view.turn || {};
-  const mine = view.seat !== null && t.seat === view.seat && view.status === "playing";
-  const pendingSeat = t.pending ? t.pending.seat : null;
+  const turn = view.turn || {};
+  const mine = view.seat !== null && turn.seat === view.seat && view.status === "playing";
+  const pendingSeat = turn.pending ? turn.pending.seat : null;
 
   const status = h("div", { class: "turn-status" + (mine ? " mine" : "") });
-  if (view.status === "finished") status.append(h("strong", { text: "The game is over." }));
-  else if (t.phase === "draft") {
-    status.append(h("strong", { text: "Draft: " }),
-      view.legal_actions?.length ? "choose a business card to keep." : "waiting for the others to pick.");
+  const other = { actor: words.name(turn.seat) };
+  if (view.status === "finished") status.append(h("strong", { text: t("The game is over.") }));
+  else if (turn.phase === "draft") {
+    status.append(h("strong", { text: view.legal_actions?.length ? t("Draft: choose a business card to keep.")
+      : t("Draft: waiting for the others to pick.") }));
   } else if (pendingSeat !== null && pendingSeat !== view.seat) {
-    status.append(h("strong", { text: `${words.who(pendingSeat)} ` }), "is making a choice…");
+    status.append(h("strong", { text: t("{actor} is making a choice…", { actor: words.name(pendingSeat) }) }));
   } else if (mine) {
-    status.append(h("strong", { text: "Your turn. " }),
-      h("span", { class: "actions-left", text: `${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left` }),
-      t.move_left ? h("span", { class: "muted", text: ` · ${t.move_left} step${t.move_left > 1 ? "s" : ""} of your move left (free)` }) : "");
+    status.append(h("strong", { text: `${t("Your turn.")} ` }),
+      h("span", { class: "actions-left", text: tn("{n} action left", "{n} actions left", turn.actions_left) }),
+      turn.move_left ? h("span", { class: "muted", text: ` · ${tn("{n} step of your move left (free)", "{n} steps of your move left (free)", turn.move_left)}` }) : "");
   } else if (view.seat === null) {
-    status.append(h("strong", { text: `${words.who(t.seat)}'s turn. ` }), "You are watching.");
+    status.append(h("strong", { text: `${t("{actor}'s turn.", other)} ` }), t("You are watching."));
   } else {
-    status.append(h("strong", { text: `${words.who(t.seat)}'s turn. ` }), "You can trade or chat meanwhile.");
+    status.append(h("strong", { text: `${t("{actor}'s turn.", other)} ` }), t("You can trade or chat meanwhile."));
   }
   root.append(status);
   const last = lastRoundText(view, words);
@@ -77,11 +84,19 @@ export function renderActions(root, ctx) {
   const moves = legalOf(view, "move");
   if (moves.length) {
     const free = moves.filter((m) => !moveCostsAction(m, view)).length;
-    root.append(h("p", { class: "hint" }, icon("gold"),
-      ` Tap a highlighted territory to move (${moves.length} reachable`,
-      free && free < moves.length ? "; yellow: free steps of this move, blue " : free ? "" : "; ",
-      free < moves.length ? h("span", { class: "plus-action", text: "+1 action" }) : null,
-      free < moves.length ? ": a new Move" : "", ")."));
+    const n = moves.length;
+    const hint = h("p", { class: "hint" }, icon("gold"), " ");
+    if (free && free < n) {
+      hint.append(tn("Tap a highlighted territory to move ({n} reachable; yellow: free steps of this move, blue",
+        "Tap a highlighted territory to move ({n} reachable; yellow: free steps of this move, blue", n), " ",
+      h("span", { class: "plus-action", text: t("+1 action") }), t(": a new Move)."));
+    } else if (free) {
+      hint.append(tn("Tap a highlighted territory to move ({n} reachable).", "Tap a highlighted territory to move ({n} reachable).", n));
+    } else {
+      hint.append(tn("Tap a highlighted territory to move ({n} reachable;", "Tap a highlighted territory to move ({n} reachable;", n), " ",
+        h("span", { class: "plus-action", text: t("+1 action") }), t(": a new Move)."));
+    }
+    root.append(hint);
   }
 
   const bar = h("div", { class: "action-bar" });
@@ -95,11 +110,11 @@ export function renderActions(root, ctx) {
     }
     if (type === "recruit_partner") {
       const cost = ctx.content.rules.partner_cost;
-      const group = h("div", { class: "recruit", role: "group", "aria-label": `Recruit a partner for ${cost} gold` },
-        h("span", { class: "recruit-label" }, "Recruit a partner ", amount(cost, "gold"), ":"));
+      const group = h("div", { class: "recruit", role: "group", "aria-label": tn("Recruit a partner for {n} gold", "Recruit a partner for {n} gold", cost) },
+        h("span", { class: "recruit-label" }, t("Recruit a partner"), " ", amount(cost, "gold", t("gold")), ":"));
       for (const cmd of list) {
         group.append(actionButton(ctx, cmd, words.command(cmd, view), { cls: "btn small",
-          title: words.command(cmd, view), children: [icon(cmd.resource), h("span", { text: cmd.resource })] }));
+          children: [icon(cmd.resource), h("span", { text: goodName(cmd.resource) })] }));
       }
       bar.append(group);
       continue;
@@ -110,7 +125,8 @@ export function renderActions(root, ctx) {
       const kids = [iconFor(cmd, view, words), h("span", { text: label })];
       if (type === "end_turn") {
         const left = view.turn?.actions_left ?? 0;
-        const node = actionButton(ctx, cmd, label, { cls, children: [h("span", { text: left ? `End turn (${left} unused)` : "End turn" })] });
+        const node = actionButton(ctx, cmd, label, { cls, children: [h("span", { text: left
+          ? tn("End turn ({n} unused)", "End turn ({n} unused)", left) : t("End turn") })] });
         bar.append(node);
       } else bar.append(actionButton(ctx, cmd, label, { cls, children: kids }));
     }
@@ -176,11 +192,11 @@ function marketBox(ctx, list) {
   // A fold, so that the map keeps its room; it stays open once opened.
   const box = h("details", { class: "market-panel", "data-testid": "market-panel", open: pick.open || null,
     ontoggle: (e) => { pick.open = e.currentTarget.open; } },
-  h("summary", { class: "btn" }, "Market: buy or sell for gold (one action)"),
-  h("p", { class: "muted small", text: "Buy 1 or 2, sell 1 or 2, or buy 1 and sell 1." }));
+  h("summary", { class: "btn" }, t("Market: buy or sell for gold (one action)")),
+  h("p", { class: "muted small", text: t("Buy 1 or 2, sell 1 or 2, or buy 1 and sell 1.") }));
   const table = h("table", { class: "market-table" },
-    h("thead", {}, h("tr", {}, h("th", { text: "Good" }), h("th", { text: "Pile" }),
-      h("th", { text: "Buy" }), h("th", { text: "Sell" }))));
+    h("thead", {}, h("tr", {}, h("th", { text: t("Good") }), h("th", { text: t("Pile") }),
+      h("th", { text: t("Buy") }), h("th", { text: t("Sell") }))));
   const body = h("tbody");
   const redraw = () => ctx.rerender?.();
   const canStep = (side, r, delta) => {
@@ -198,24 +214,28 @@ function marketBox(ctx, list) {
       if (!pick[side][r]) delete pick[side][r];
       redraw();
     };
-    const word = side === "buy" ? "Buy" : "Sell";
+    const good = goodName(r);
+    const buy = side === "buy";
     return h("span", { class: `stepper${n ? " set" : ""}` },
-      h("button", { type: "button", class: "step", "aria-label": `${word} one ${r} less`,
+      h("button", { type: "button", class: "step",
+        "aria-label": buy ? t("Buy one {good} less", { good }) : t("Sell one {good} less", { good }),
         "data-testid": `market-${side}-less-${r}`, disabled: !n || ctx.busy ? true : null, onclick: step(-1) }, "−"),
       h("span", { class: "step-value", "data-testid": `market-${side}-${r}`, text: String(n) }),
-      h("button", { type: "button", class: "step", "aria-label": `${word} one more ${r}`,
+      h("button", { type: "button", class: "step",
+        "aria-label": buy ? t("Buy one more {good}", { good }) : t("Sell one more {good}", { good }),
         "data-testid": `market-${side}-more-${r}`, disabled: ctx.busy || !canStep(side, r, 1) ? true : null,
         onclick: step(1) }, "+"));
   };
   for (const [r, pile] of Object.entries(market)) {
-    const buyPrice = pile === rules.market_max ? `2, then ${rules.market_buy}` : String(rules.market_buy);
-    const sellPrice = pile === 0 ? `2, then ${rules.market_sell}` : String(rules.market_sell);
+    const buyPrice = pile === rules.market_max ? t("2, then {n}", { n: rules.market_buy }) : String(rules.market_buy);
+    const sellPrice = pile === 0 ? t("2, then {n}", { n: rules.market_sell }) : String(rules.market_sell);
+    const gold = t("gold");
     body.append(h("tr", {},
-      h("th", { scope: "row" }, h("span", { class: "good" }, icon(r), h("span", { class: "good-name", text: r }))),
+      h("th", { scope: "row" }, h("span", { class: "good" }, icon(r), h("span", { class: "good-name", text: goodName(r) }))),
       h("td", { text: `${pile}/${rules.market_max}` }),
-      h("td", {}, h("div", { class: "price" }, amount(buyPrice, "gold"), " each"), stepper("buy", r)),
-      h("td", {}, h("div", { class: "price" }, amount(sellPrice, "gold"), " each",
-        h("span", { class: "muted small", text: ` (you hold ${me.resources?.[r] ?? 0})` })), stepper("sell", r))));
+      h("td", {}, h("div", { class: "price" }, amount(buyPrice, "gold", gold), ` ${t("each")}`), stepper("buy", r)),
+      h("td", {}, h("div", { class: "price" }, amount(sellPrice, "gold", gold), ` ${t("each")}`,
+        h("span", { class: "muted small", text: ` ${t("(you hold {n})", { n: me.resources?.[r] ?? 0 })}` })), stepper("sell", r))));
   }
   table.append(body);
   box.append(table);
@@ -226,10 +246,11 @@ function marketBox(ctx, list) {
     const net = earn - pay;
     box.append(h("div", { class: "row" }, actionButton(ctx, chosen, ctx.words.command(chosen, view), {
       cls: "btn primary", children: [h("span", {
-        text: `${ctx.words.command(chosen, view)}: ${net >= 0 ? `receive ${net}` : `pay ${-net}`} gold` })] })));
+        text: net >= 0 ? tn("{visit}: receive {n} gold", "{visit}: receive {n} gold", net, { visit: ctx.words.command(chosen, view) })
+          : tn("{visit}: pay {n} gold", "{visit}: pay {n} gold", -net, { visit: ctx.words.command(chosen, view) }) })] })));
   } else {
-    box.append(h("p", { class: "muted small", text: empty ? "Choose what to buy or sell with the steppers."
-      : "Not a visit the rules allow (or you lack the gold or goods): change the steppers." }));
+    box.append(h("p", { class: "muted small", text: empty ? t("Choose what to buy or sell with the steppers.")
+      : t("Not a visit the rules allow (or you lack the gold or goods): change the steppers.") }));
   }
   return box;
 }
@@ -252,24 +273,31 @@ export function renderModal(dialog, ctx) {
   const cat = content.catalogue;
   const cards = h("div", { class: "choice-list" });
   if (type === "draft_pick") {
-    title.textContent = `Draft: keep one business card (pick ${view.turn?.draft_round ?? 1} of 2)`;
-    body.append(h("p", { class: "muted", text: "The others go to your neighbour." }));
+    title.textContent = t("Draft: keep one business card (pick {n} of 2)", { n: view.turn?.draft_round ?? 1 });
+    body.append(h("p", { class: "muted", text: t("The others go to your neighbour.") }));
     for (const cmd of list) cards.append(choiceCard(ctx, cmd, cat.business[cmd.card], words.command(cmd, view)));
   } else if (type === "choose_artifact") {
-    title.textContent = "Choose an artifact";
+    title.textContent = t("Choose an artifact");
     for (const cmd of list) cards.append(choiceCard(ctx, cmd, cat.artifacts[cmd.artifact], words.command(cmd, view)));
   } else if (type === "quest_choice") {
     const q = cat.quests[list[0].card];
-    title.textContent = q ? q.name : "A quest's choice";
+    title.textContent = q ? q.name : t("A quest's choice");
     if (q) body.append(h("p", { class: "flavour", text: q.flavour }), h("p", { text: q.text }));
     for (const cmd of list) cards.append(actionButton(ctx, cmd, words.command(cmd, view), { cls: "btn primary block" }));
+    // The options the rules do not allow you now, greyed, with the reason.
+    (q?.immediate || []).forEach((label, i) => {
+      if (list.some((c) => c.option === i)) return;
+      cards.append(h("button", { type: "button", class: "btn block unaffordable", disabled: true,
+        "data-testid": "option-unavailable" }, label),
+      h("p", { class: "small muted why-not", text: t("You cannot take this option: you lack what it asks.") }));
+    });
   } else if (type === "discard_quest") {
-    title.textContent = "Too many quests: discard one";
+    title.textContent = t("Too many quests: discard one");
     for (const cmd of list) cards.append(choiceCard(ctx, cmd, cat.quests[cmd.card], words.command(cmd, view)));
   } else if (type === "pick_business") {
-    title.textContent = "Take a business card";
+    title.textContent = t("Take a business card");
     for (const cmd of list) {
-      const card = cmd.card === "deck" ? { name: "The deck", text: "Draw the top card, unseen." } : cat.business[cmd.card];
+      const card = cmd.card === "deck" ? { name: t("The deck"), text: t("Draw the top card, unseen.") } : cat.business[cmd.card];
       cards.append(choiceCard(ctx, cmd, card, words.command(cmd, view)));
     }
   }
@@ -289,12 +317,12 @@ function choiceCard(ctx, cmd, card, label) {
 export function cardBody(card) {
   const parts = [h("h3", { class: "card-name", text: card.name })];
   if (card.cost) {
-    const cost = h("div", { class: "cost", "aria-label": "Cost" }, h("span", { class: "muted", text: "Cost " }));
-    if (card.cost.gold) cost.append(amount(card.cost.gold, "gold"));
-    for (const [r, n] of Object.entries(card.cost.resources || {})) cost.append(amount(n, r));
+    const cost = h("div", { class: "cost" }, h("span", { class: "muted", text: `${t("Cost")} ` }));
+    if (card.cost.gold) cost.append(amount(card.cost.gold, "gold", t("gold")));
+    for (const [r, n] of Object.entries(card.cost.resources || {})) cost.append(amount(n, r, goodName(r)));
     parts.push(cost);
   }
-  const text = card.cost ? (card.text || "").replace(/^Cost: [^.]*\. /, "") : card.text;
+  const text = card.cost ? (card.effect ?? (card.text || "").replace(/^Cost: [^.]*\. /, "")) : card.text;
   if (text) parts.push(h("p", { class: "card-text", text }));
   if (card.flavour) parts.push(h("p", { class: "flavour", text: card.flavour }));
   return h("div", { class: "card-body" }, ...parts);

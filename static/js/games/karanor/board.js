@@ -1,19 +1,28 @@
 // The map: an SVG drawn from /api/content, updated from each view; pan and zoom.
-import { clear, s, seatColour, seatMark, seatShape } from "../../util.js";
+import { clear, s, seatColour, seatMark } from "../../util.js";
+import { t, tn } from "../../i18n.js";
+import { goodName } from "./goods.js";
+import { shapeWords } from "./panels.js";
 
-const TERRAIN = {
+// Labels are drawn in map units; on screen they stay at least this many pixels high
+// (a laptop draws the whole map small: the labels grow when it is zoomed out).
+const MIN_LABEL_PX = 12;
+const LABEL = 19;
+const CITY_LABEL = 23;
+
+export const TERRAIN = {
   plain: "#dfe6a8", forest: "#9cc488", hills: "#d4c08a", mountain: "#bdb5aa",
   marsh: "#b2cbb0", coast: "#eadcae", desert: "#f0d595",
 };
-const SEA = "#8fbcd4";
+export const SEA = "#8fbcd4";
 
 /** Number of sea crossings in a move path starting at `from`. */
 export function seaLegs(seaSet, from, path) {
   let legs = 0;
   let here = from;
-  for (const t of path || []) {
-    if (seaSet.has(pairKey(here, t))) legs += 1;
-    here = t;
+  for (const ter of path || []) {
+    if (seaSet.has(pairKey(here, ter))) legs += 1;
+    here = ter;
   }
   return legs;
 }
@@ -32,7 +41,7 @@ export class Board {
     this.content = content;
     this.map = content.map;
     this.onMove = onMove;
-    this.territory = Object.fromEntries(this.map.territories.map((t) => [t.id, t]));
+    this.territory = Object.fromEntries(this.map.territories.map((ter) => [ter.id, ter]));
     this.seaSet = new Set(this.map.sea_routes.map(([a, b]) => pairKey(a, b)));
     this.full = { x: 0, y: 0, w: this.map.width, h: this.map.height };
     this.vb = { ...this.full };
@@ -44,11 +53,13 @@ export class Board {
 
   build() {
     const { width, height } = this.map;
+    // A group, not an image: the move targets inside are buttons (an image's content is
+    // presentational, and interactive content in it is lost to assistive technology).
     const svg = s("svg", {
-      viewBox: `0 0 ${width} ${height}`, class: "board-svg", role: "img",
+      viewBox: `0 0 ${width} ${height}`, class: "board-svg", role: "group",
       "aria-labelledby": "board-title", preserveAspectRatio: "xMidYMid meet",
     });
-    svg.append(s("title", { id: "board-title", text: "Map of Karanor" }));
+    svg.append(s("title", { id: "board-title", text: t("Map of Karanor") }));
     const defs = s("defs", {},
       s("pattern", { id: "waves", width: 40, height: 20, patternUnits: "userSpaceOnUse" },
         s("path", { d: "M0 10 q10 -6 20 0 t20 0", fill: "none", stroke: "#a9cfe2", "stroke-width": 2 })),
@@ -68,14 +79,14 @@ export class Board {
 
     this.terrLayer = s("g", { class: "territories" });
     this.polys = {};
-    for (const t of this.map.territories) {
+    for (const ter of this.map.territories) {
       const poly = s("polygon", {
-        points: t.shape.map((p) => p.join(",")).join(" "),
-        fill: TERRAIN[t.terrain] || TERRAIN.plain,
-        class: `terr${t.kind === "city" ? " city" : ""}`,
-        "data-territory": t.id,
+        points: ter.shape.map((p) => p.join(",")).join(" "),
+        fill: TERRAIN[ter.terrain] || TERRAIN.plain,
+        class: `terr${ter.kind === "city" ? " city" : ""}`,
+        "data-territory": ter.id,
       });
-      this.polys[t.id] = poly;
+      this.polys[ter.id] = poly;
       this.terrLayer.append(poly);
     }
     svg.append(this.terrLayer);
@@ -88,25 +99,25 @@ export class Board {
       const mx = (x1 + x2) / 2;
       const my = (y1 + y2) / 2;
       sea.append(s("g", { class: "sea-cost", transform: `translate(${mx} ${my})` },
-        s("title", { text: `Sea route: ${this.content.rules.sea_cost} gold to cross` }),
+        s("title", { text: tn("Sea route: {n} gold to cross", "Sea route: {n} gold to cross", this.content.rules.sea_cost) }),
         s("circle", { r: 13 }), s("text", { y: 5, text: String(this.content.rules.sea_cost) })));
     }
     svg.append(sea);
 
     const marks = s("g", { class: "marks" });
-    for (const t of this.map.territories) {
-      const [x, y] = t.center;
-      if (t.kind === "city") {
+    for (const ter of this.map.territories) {
+      const [x, y] = ter.center;
+      if (ter.kind === "city") {
         marks.append(s("g", { class: "city-mark", transform: `translate(${x} ${y - 30})` },
           s("path", { d: "M-22 14 v-16 l8 -8 l8 8 v-6 l8 -10 l8 10 v6 l8 -8 l8 8 v16 z" })));
       }
-      if (t.resource) {
+      if (ter.resource) {
         marks.append(s("g", { class: "site", transform: `translate(${x - 40} ${y - 42})` },
-          s("title", { text: `${t.resource} harvest site` }),
+          s("title", { text: t("{resource} harvest site", { resource: goodName(ter.resource) }) }),
           s("circle", { cx: 15, cy: 15, r: 18 }),
-          s("use", { href: `/static/icons.svg#${t.resource}`, width: 30, height: 30 })));
+          s("use", { href: `/static/icons.svg#${ter.resource}`, width: 30, height: 30 })));
       }
-      marks.append(s("text", { x, y: y + 36, class: `terr-name${t.kind === "city" ? " city-name" : ""}`, text: t.name }));
+      marks.append(s("text", { x, y: y + 36, class: `terr-name${ter.kind === "city" ? " city-name" : ""}`, text: ter.name }));
     }
     svg.append(marks);
 
@@ -116,6 +127,7 @@ export class Board {
     svg.append(this.targets);
     this.svg = svg;
     clear(this.container).append(svg);
+    if (window.ResizeObserver) new ResizeObserver(() => this.fitLabels()).observe(svg);
   }
 
   // --- the view ------------------------------------------------------------------
@@ -128,10 +140,10 @@ export class Board {
 
     // The last action of the table: its territory outlined, with what happened there.
     if (last && this.territory[last.territory]) {
-      const t = this.territory[last.territory];
-      const mark = s("polygon", { points: t.shape.map((p) => p.join(",")).join(" "), class: "last-action",
-        stroke: seatColour(last.seat), "data-testid": "last-action", "data-territory": t.id });
-      mark.append(s("title", { text: last.text || "The last action" }));
+      const ter = this.territory[last.territory];
+      const mark = s("polygon", { points: ter.shape.map((p) => p.join(",")).join(" "), class: "last-action",
+        stroke: seatColour(last.seat), "data-testid": "last-action", "data-territory": ter.id });
+      mark.append(s("title", { text: last.text || t("The last action") }));
       g.append(mark);
     }
     const board = view.board || {};
@@ -143,16 +155,17 @@ export class Board {
       for (const b of p.businesses || []) (byCity[b.city] ||= []).push({ seat: p.seat, card: b.card });
     }
     for (const [city, list] of Object.entries(byCity)) {
-      const t = this.territory[city];
-      if (!t) continue;
-      const [x, y] = t.center;
+      const ter = this.territory[city];
+      if (!ter) continue;
+      const [x, y] = ter.center;
       const w = list.length * 22 + 8;
       const plaza = s("g", { class: "plaza" });
       plaza.append(s("rect", { x: x - w / 2, y: y + 44, width: w, height: 26, rx: 8 }));
       list.forEach((b, i) => {
-        const who = players[b.seat]?.name ?? `seat ${b.seat + 1}`;
+        const who = players[b.seat]?.name ?? t("Seat {n}", { n: b.seat + 1 });
         const mark = seatMark(b.seat, x - w / 2 + 15 + i * 22, y + 57, 8, { stroke: "#1d1d1d", "stroke-width": 1.4 });
-        mark.append(s("title", { text: `${who}: ${b.card ? this.cardName("business", b.card) : "home business"}` }));
+        mark.append(s("title", { text: b.card ? t("{name}: {business}", { name: who, business: this.cardName("business", b.card) })
+          : t("{name}: home business", { name: who }) }));
         plaza.append(mark);
       });
       g.append(plaza);
@@ -160,12 +173,13 @@ export class Board {
 
     // Villas: a house, coloured and marked by its owner.
     const owners = board.villas || {};
-    for (const t of this.map.territories) {
-      if (!t.villa) continue;
-      const [x, y] = t.center;
-      const owner = owners[t.villa.id];
+    for (const ter of this.map.territories) {
+      if (!ter.villa) continue;
+      const [x, y] = ter.center;
+      const owner = owners[ter.villa.id];
       const vg = s("g", { class: "villa", transform: `translate(${x + 14} ${y - 50})` },
-        s("title", { text: `${t.villa.name}${owner !== undefined ? ` — owned by ${players[owner]?.name ?? ""}` : " — for sale"}` }),
+        s("title", { text: owner !== undefined ? t("{villa} — owned by {name}", { villa: ter.villa.name, name: players[owner]?.name ?? "" })
+          : t("{villa} — for sale", { villa: ter.villa.name }) }),
         s("rect", { x: -3, y: -3, width: 34, height: 34, rx: 8, class: owner !== undefined ? "villa-bg owned" : "villa-bg" }),
         s("use", { href: "/static/icons.svg#villa", width: 28, height: 28 }));
       if (owner !== undefined) vg.append(seatMark(owner, 30, 28, 8, { stroke: "#1d1d1d", "stroke-width": 1.4 }));
@@ -175,11 +189,11 @@ export class Board {
     // Inhabitants still on the map.
     const catalogue = this.content.catalogue.inhabitants || {};
     for (const [terr, who] of Object.entries(board.inhabitants || {})) {
-      const t = this.territory[terr];
-      if (!t) continue;
-      const [x, y] = t.center;
-      g.append(s("g", { class: "inhabitant", transform: `translate(${x + (t.resource ? 12 : -14)} ${y - 50})` },
-        s("title", { text: `${catalogue[who]?.name ?? who} lives here` }),
+      const ter = this.territory[terr];
+      if (!ter) continue;
+      const [x, y] = ter.center;
+      g.append(s("g", { class: "inhabitant", transform: `translate(${x + (ter.resource ? 12 : -14)} ${y - 50})` },
+        s("title", { text: t("{who} lives here", { who: catalogue[who]?.name ?? who }) }),
         s("circle", { cx: 12, cy: 12, r: 15 }),
         s("use", { href: "/static/icons.svg#person", x: 1, y: 1, width: 22, height: 22 })));
     }
@@ -188,9 +202,9 @@ export class Board {
     const at = {};
     for (const p of players) (at[p.position] ||= []).push(p);
     for (const [terr, list] of Object.entries(at)) {
-      const t = this.territory[terr];
-      if (!t) continue;
-      const [x, y] = t.center;
+      const ter = this.territory[terr];
+      if (!ter) continue;
+      const [x, y] = ter.center;
       list.forEach((p, i) => {
         const dx = (i - (list.length - 1) / 2) * 30;
         const turn = view.turn && view.turn.seat === p.seat && view.status === "playing";
@@ -198,7 +212,8 @@ export class Board {
         const pawn = s("g", { class: "pawn", transform: `translate(${x + dx} ${y - 2})`,
           "data-seat": p.seat, filter: "url(#pawn-shadow)" });
         const inner = s("g", { class: turn ? "pawn-turn" : null });
-        pawn.append(s("title", { text: `${p.name} (${seatShape(p.seat)})${turn ? ", playing" : ""}` }), inner);
+        pawn.append(s("title", { text: turn ? t("{name} ({shape}), playing", { name: p.name, shape: shapeWords(p.seat) })
+          : t("{name} ({shape})", { name: p.name, shape: shapeWords(p.seat) }) }), inner);
         if (turn) inner.append(s("circle", { r: 22, class: "turn-ring", stroke: seatColour(p.seat) }));
         inner.append(seatMark(p.seat, 0, 0, 14, { stroke: "#111", "stroke-width": 2.5 }));
         g.append(pawn);
@@ -215,43 +230,86 @@ export class Board {
 
   drawTargets(moves, view, disabled) {
     const layer = clear(this.targets);
+    this.targetNodes = [];
     for (const poly of Object.values(this.polys)) poly.classList.remove("reachable");
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
     if (!me || !moves.length) return;
     const seaCost = view.private?.sea_cost ?? this.content.rules.sea_cost;
     const left = view.turn?.move_left ?? 0;
+    // One Tab stop for the whole map: the arrow keys go from target to target (a roving
+    // tabindex), Enter or Space moves there.
+    const roam = (from, step) => {
+      const list = this.targetNodes;
+      const i = list.indexOf(from);
+      const next = step === "first" ? list[0] : step === "last" ? list[list.length - 1]
+        : list[(i + step + list.length) % list.length];
+      if (!next) return;
+      for (const n of list) n.setAttribute("tabindex", n === next ? "0" : "-1");
+      next.focus();
+    };
     for (const cmd of moves) {
-      const t = this.territory[cmd.to];
-      if (!t) continue;
+      const ter = this.territory[cmd.to];
+      if (!ter) continue;
       const gold = seaLegs(this.seaSet, me.position, cmd.path) * seaCost;
       // A step of the Move in progress is free; anything further starts a new Move (an action).
       const action = !(left > 0 && (cmd.path || [cmd.to]).length <= left);
-      const label = `Move to ${t.name}${action ? " (+1 action)" : " (free step)"}${gold ? `, ${gold} gold` : ""}`;
+      const p = { place: ter.name, gold };
+      const label = action
+        ? (gold ? tn("Move to {place} (+1 action), {gold} gold", "Move to {place} (+1 action), {gold} gold", gold, p)
+          : t("Move to {place} (+1 action)", p))
+        : (gold ? tn("Move to {place} (free step), {gold} gold", "Move to {place} (free step), {gold} gold", gold, p)
+          : t("Move to {place} (free step)", p));
       const target = s("polygon", {
-        points: t.shape.map((p) => p.join(",")).join(" "),
-        class: `move-target${action && left > 0 ? " costs-action" : ""}`, role: "button", tabindex: disabled ? -1 : 0,
+        points: ter.shape.map((q) => q.join(",")).join(" "),
+        class: `move-target${action && left > 0 ? " costs-action" : ""}`, role: "button",
+        tabindex: disabled || this.targetNodes.length ? -1 : 0,
         "data-action": action ? "1" : "0",
         "aria-label": label, "aria-disabled": disabled ? "true" : null,
         "data-testid": "legal-action", "data-type": "move", "data-to": cmd.to,
       });
       target.append(s("title", { text: label }));
-      const go = () => { if (!disabled && !this.dragged) this.onMove(cmd); };
-      target.addEventListener("click", go);
+      const go = () => {
+        if (disabled) return;
+        // Chosen from the keyboard (or with focus on it): focus goes on to the action bar after.
+        this.focusAfterMove = document.activeElement === target;
+        this.onMove(cmd);
+      };
+      target.addEventListener("click", () => { if (!this.dragged) go(); });
       target.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); if (!disabled) this.onMove(cmd); }
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); }
+        else if (e.key === "ArrowRight" || e.key === "ArrowDown") { e.preventDefault(); roam(target, 1); }
+        else if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); roam(target, -1); }
+        else if (e.key === "Home") { e.preventDefault(); roam(target, "first"); }
+        else if (e.key === "End") { e.preventDefault(); roam(target, "last"); }
       });
+      this.targetNodes.push(target);
       layer.append(target);
       if (gold) {
-        const [x, y] = t.center;
+        const [x, y] = ter.center;
         layer.append(s("g", { class: "move-cost", transform: `translate(${x} ${y - 6})`, "aria-hidden": "true" },
           s("circle", { r: 19 }), s("text", { y: 7, text: String(gold) })));
       }
       if (action && left > 0) {
-        const [x, y] = t.center;
+        const [x, y] = ter.center;
         layer.append(s("g", { class: "move-action", transform: `translate(${x} ${y + 14})`, "aria-hidden": "true" },
-          s("rect", { x: -44, y: -14, width: 88, height: 26, rx: 13 }), s("text", { y: 6, text: "+1 action" })));
+          s("rect", { x: -44, y: -14, width: 88, height: 26, rx: 13 }), s("text", { y: 6, text: t("+1 action") })));
       }
     }
+  }
+
+  /** The first move target (the map's one Tab stop), or null. */
+  firstTarget() {
+    return this.targetNodes?.find((n) => n.getAttribute("tabindex") === "0") || null;
+  }
+
+  /** Map labels at least MIN_LABEL_PX high on screen, whatever the map's drawn size. */
+  fitLabels() {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const scale = Math.min(r.width / this.vb.w, r.height / this.vb.h);
+    const grow = Math.max(1, MIN_LABEL_PX / (LABEL * scale));
+    this.svg.style.setProperty("--label", `${(LABEL * grow).toFixed(1)}px`);
+    this.svg.style.setProperty("--city-label", `${(CITY_LABEL * grow).toFixed(1)}px`);
   }
 
   // --- moves animated along their path -------------------------------------------------
@@ -324,6 +382,7 @@ export class Board {
     y = Math.min(this.full.h - hgt * 0.3, Math.max(-hgt * 0.7, y));
     this.vb = { x, y, w, h: hgt };
     this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${hgt}`);
+    this.fitLabels();
   }
 
   zoom(factor, px = 0.5, py = 0.5) {

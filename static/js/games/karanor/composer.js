@@ -3,7 +3,8 @@
 // What you give is capped by `private.tradeable`: it cannot send what you don't hold.
 import { LIVE, promised } from "./offers.js";
 import { clear, h, icon, seatBadge } from "../../util.js";
-import { RESOURCES, bundleEmpty } from "./goods.js";
+import { t } from "../../i18n.js";
+import { RESOURCES, bundleEmpty, goodName, goodWords } from "./goods.js";
 
 const NOTE_MAX = 200;
 const WANT_MAX = 99;
@@ -31,12 +32,12 @@ export class Composer {
     this.reset();
     // Built once so typing is never interrupted by a new view.
     this.noteInput = h("input", { id: "offer-note", class: "note-input", maxlength: NOTE_MAX,
-      autocomplete: "off", placeholder: "A word with your offer (optional)", "data-testid": "offer-note",
+      autocomplete: "off", placeholder: t("A word with your offer (optional)"), "data-testid": "offer-note",
       oninput: () => { this.note = this.noteInput.value.slice(0, NOTE_MAX); this.renderFoot(); } });
     this.noteCount = h("span", { class: "note-count muted small", "aria-live": "polite" });
     this.top = h("div", { class: "composer-top" });
     this.noteRow = h("div", { class: "note-row" },
-      h("label", { for: "offer-note", text: "Note" }), this.noteInput, this.noteCount);
+      h("label", { for: "offer-note", text: t("Note") }), this.noteInput, this.noteCount);
     this.foot = h("div", { class: "composer-foot" });
     root.append(this.top, this.noteRow, this.foot);
   }
@@ -71,16 +72,16 @@ export class Composer {
 
   /** Keep what you give within what you hold (a trade or a theft may have moved it). */
   clamp(view) {
-    const t = view.private?.tradeable;
-    if (!t) return;
-    this.give.gold = Math.min(this.give.gold || 0, t.gold || 0);
+    const held = view.private?.tradeable;
+    if (!held) return;
+    this.give.gold = Math.min(this.give.gold || 0, held.gold || 0);
     for (const r of Object.keys(this.give.resources)) {
-      this.give.resources[r] = Math.min(this.give.resources[r], t.resources?.[r] || 0);
+      this.give.resources[r] = Math.min(this.give.resources[r], held.resources?.[r] || 0);
     }
-    this.give.partners = this.give.partners.filter((p) => (t.partners || []).includes(p));
-    this.give.artifacts = this.give.artifacts.filter((a) => (t.artifacts || []).includes(a));
+    this.give.partners = this.give.partners.filter((p) => (held.partners || []).includes(p));
+    this.give.artifacts = this.give.artifacts.filter((a) => (held.artifacts || []).includes(a));
     const kept = [];
-    for (const b of this.give.badges) if (count(kept, b) < count(t.badges || [], b)) kept.push(b);
+    for (const b of this.give.badges) if (count(kept, b) < count(held.badges || [], b)) kept.push(b);
     this.give.badges = kept;
     if (this.counterOf !== null) {
       const o = (view.offers || []).find((x) => x.id === this.counterOf);
@@ -113,10 +114,10 @@ export class Composer {
     const head = h("div", { class: "composer-head" });
     if (this.counterOf !== null) {
       const o = view.offers.find((x) => x.id === this.counterOf);
-      head.append(h("h3", { text: `Counter ${words.who(o.from)}'s offer` }),
-        h("p", { class: "muted small", text: "Their offer, turned around: change what you like and send it back. Theirs is declined." }));
+      head.append(h("h3", { text: t("Counter {owner}'s offer", { owner: words.name(o.from) }) }),
+        h("p", { class: "muted small", text: t("Their offer, turned around: change what you like and send it back. Theirs is declined.") }));
     } else {
-      head.append(h("h3", { text: "New offer" }));
+      head.append(h("h3", { text: t("New offer") }));
     }
     if (ctx.closed) head.append(h("p", { class: "closed-note", "data-testid": "trading-closed", text: ctx.closed }));
     return head;
@@ -125,17 +126,17 @@ export class Composer {
   targetPicker(ctx) {
     const { view, words } = ctx;
     const off = Boolean(ctx.closed) || this.counterOf !== null;
-    const group = h("div", { class: "targets", role: "group", "aria-label": "Offer to" },
-      h("span", { class: "field-label", text: "To" }));
+    const group = h("div", { class: "targets", role: "group", "aria-label": t("Offer to") },
+      h("span", { class: "field-label", text: t("To") }));
     const chip = (label, pressed, onclick, seat) => h("button", {
       type: "button", class: `chip-toggle${pressed ? " on" : ""}`, "aria-pressed": pressed ? "true" : "false",
       "data-testid": "offer-to", "data-seat": seat, "data-key": `to-${seat}`, disabled: off ? true : null, onclick,
     }, ...label);
-    group.append(chip(["Anyone"], this.to === "anyone", () => { this.to = "anyone"; this.render(this.ctx); }, "anyone"));
+    group.append(chip([t("Anyone")], this.to === "anyone", () => { this.to = "anyone"; this.render(this.ctx); }, "anyone"));
     for (const p of view.players || []) {
       if (p.seat === view.seat) continue;
       const on = this.to !== "anyone" && this.to.has(p.seat);
-      group.append(chip([seatBadge(p.seat, 14), words.who(p.seat)], on, () => {
+      group.append(chip([seatBadge(p.seat, 14), words.name(p.seat)], on, () => {
         const set = this.to === "anyone" ? new Set() : new Set(this.to);
         if (set.has(p.seat)) set.delete(p.seat); else set.add(p.seat);
         this.to = set.size ? set : "anyone";
@@ -153,8 +154,8 @@ export class Composer {
     const others = targets.map((s) => view.players[s]);
     const pledged = promised(view).bundle;
     const table = h("table", { class: "ledger" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "sr-only-cell" }, h("span", { class: "sr-only", text: "Goods" })),
-        h("th", { scope: "col", text: "You give" }), h("th", { scope: "col", text: "You want" }))));
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "sr-only-cell" }, h("span", { class: "sr-only", text: t("Goods") })),
+        h("th", { scope: "col", text: t("You give") }), h("th", { scope: "col", text: t("You want") }))));
     const body = h("tbody");
     for (const name of ["gold", ...RESOURCES]) {
       const isGold = name === "gold";
@@ -163,18 +164,18 @@ export class Composer {
       const give = isGold ? this.give.gold : this.give.resources[name] || 0;
       const want = isGold ? this.want.gold : this.want.resources[name] || 0;
       const onHold = isGold ? pledged.gold : pledged.resources[name] || 0;
-      const hint = [`you ${have}`];
-      if (others.length === 1) hint.push(`${words.who(others[0].seat)} ${theirs[0]}`);
-      else if (others.length > 1) hint.push(`others ≤${Math.max(0, ...theirs)}`);
-      if (onHold) hint.push(`${onHold} promised`);
+      const hint = [t("you {n}", { n: have })];
+      if (others.length === 1) hint.push(t("{actor} {n}", { actor: words.name(others[0].seat), n: theirs[0] }));
+      else if (others.length > 1) hint.push(t("others ≤{n}", { n: Math.max(0, ...theirs) }));
+      if (onHold) hint.push(t("{n} promised", { n: onHold }));
       const set = (side, n) => {
         const b = side === "give" ? this.give : this.want;
         if (isGold) b.gold = n; else b.resources[name] = n;
         this.render(this.ctx);
       };
       body.append(h("tr", { class: `${have || theirs.some((n) => n) ? "" : "scarce"}` },
-        h("th", { scope: "row" }, h("div", { class: "good" }, icon(name, name),
-          h("span", { class: "good-name", text: name }),
+        h("th", { scope: "row" }, h("div", { class: "good" }, icon(name),
+          h("span", { class: "good-name", text: goodName(name) }),
           h("span", { class: `good-hint${onHold ? " pledged" : ""}`, text: hint.join(" · ") }))),
         h("td", {}, this.stepper(ctx, "give", name, give, have, (n) => set("give", n))),
         h("td", {}, this.stepper(ctx, "want", name, want, WANT_MAX, (n) => set("want", n)))));
@@ -185,13 +186,17 @@ export class Composer {
 
   stepper(ctx, side, name, value, max, set) {
     const off = Boolean(ctx.closed);
-    const verb = side === "give" ? "to give" : "to ask for";
+    const good = goodName(name);
+    const give = side === "give";
     return h("div", { class: `stepper${value ? " set" : ""}` },
-      h("button", { type: "button", class: "step", "aria-label": `One ${name} less ${verb}`,
+      h("button", { type: "button", class: "step",
+        "aria-label": give ? t("One {good} less to give", { good }) : t("One {good} less to ask for", { good }),
         "data-testid": `${side}-less-${name}`, "data-key": `${side}-less-${name}`,
         disabled: off || value <= 0 ? true : null, onclick: () => set(Math.max(0, value - 1)) }, "−"),
-      h("output", { class: "step-value", "aria-label": `${name} ${verb}`, "data-testid": `${side}-${name}`, text: value }),
-      h("button", { type: "button", class: "step", "aria-label": `One ${name} more ${verb}`,
+      h("output", { class: "step-value",
+        "aria-label": give ? t("{good} to give", { good }) : t("{good} to ask for", { good }), "data-testid": `${side}-${name}`, text: value }),
+      h("button", { type: "button", class: "step",
+        "aria-label": give ? t("One {good} more to give", { good }) : t("One {good} more to ask for", { good }),
         "data-testid": `${side}-more-${name}`, "data-key": `${side}-more-${name}`,
         disabled: off || value >= max ? true : null, onclick: () => set(Math.min(max, value + 1)) }, "+"));
   }
@@ -203,14 +208,14 @@ export class Composer {
     const bundle = side === "give" ? this.give : this.want;
     const items = []; // {kind, id, key, label, pressed, toggle}
     if (side === "give") {
-      const t = view.private.tradeable;
-      for (const p of t.partners || []) items.push({ kind: "partner", id: p });
+      const held = view.private.tradeable;
+      for (const p of held.partners || []) items.push({ kind: "partner", id: p });
       const seen = {};
-      for (const b of t.badges || []) {
+      for (const b of held.badges || []) {
         seen[b] = (seen[b] || 0) + 1;
         items.push({ kind: "badge", id: b, nth: seen[b] - 1 });
       }
-      for (const a of t.artifacts || []) items.push({ kind: "artifact", id: a });
+      for (const a of held.artifacts || []) items.push({ kind: "artifact", id: a });
     } else {
       const partners = new Set(this.want.partners);
       const badges = new Set(this.want.badges);
@@ -227,15 +232,15 @@ export class Composer {
     }
     const wrap = h("div", { class: `extras extras-${side}` });
     if (!items.length) return wrap;
-    wrap.append(h("span", { class: "field-label", text: side === "give" ? "You also give" : "You also ask for" }));
+    wrap.append(h("span", { class: "field-label", text: side === "give" ? t("You also give") : t("You also ask for") }));
     const list = h("div", { class: "chips" });
     for (const it of items) {
       const key = `${side}-${it.kind}-${it.id}-${it.nth ?? 0}`;
       const field = `${it.kind}s`;
       const pressed = it.kind === "badge" ? count(bundle.badges, it.id) > it.nth : bundle[field].includes(it.id);
-      const label = it.kind === "partner" ? [icon("partner", "partner"), icon(it.id), `${it.id} partner`]
-        : it.kind === "badge" ? [icon("badge", "badge"), words.badge(it.id)]
-          : [icon("artifact", "artifact"), words.card("artifacts", it.id)];
+      const label = it.kind === "partner" ? [icon("partner", t("partner")), icon(it.id), t("{resource} partner", { resource: goodName(it.id) })]
+        : it.kind === "badge" ? [icon("badge", t("badge")), words.badge(it.id)]
+          : [icon("artifact", t("artifact")), words.card("artifacts", it.id)];
       list.append(h("button", {
         type: "button", class: `chip-toggle${pressed ? " on" : ""}`, "aria-pressed": pressed ? "true" : "false",
         "data-testid": `${side}-${it.kind}`, "data-id": it.id, "data-key": key, disabled: off ? true : null,
@@ -258,8 +263,8 @@ export class Composer {
     clear(this.foot);
     const to = this.to === "anyone" ? null : [...this.to].sort((a, b) => a - b);
     const summary = this.empty
-      ? "Choose what you give and what you want (one side may stay empty: a gift or a request)."
-      : `You offer ${words.bundle(this.give)} for ${words.bundle(this.want)}, ${words.toWhom(to)}.`;
+      ? t("Choose what you give and what you want (one side may stay empty: a gift or a request).")
+      : t("You offer {give} for {want}, {to}.", { give: words.bundle(this.give), want: words.bundle(this.want), to: words.toWhom(to) });
     const lacking = this.lacking(view);
     const off = Boolean(ctx.closed) || ctx.busy || this.empty || Boolean(lacking);
     this.foot.append(h("p", { class: "composer-summary", "data-testid": "offer-summary", text: summary }));
@@ -267,18 +272,18 @@ export class Composer {
     this.foot.append(
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn primary", "data-testid": "offer-send", disabled: off ? true : null,
-          onclick: () => this.send() }, this.counterOf !== null ? "Send counter-offer" : "Send offer"),
+          onclick: () => this.send() }, this.counterOf !== null ? t("Send counter-offer") : t("Send offer")),
         h("button", { type: "button", class: "btn", "data-testid": "offer-clear",
-          onclick: () => { this.reset(); this.render(this.ctx); } }, this.counterOf !== null ? "Cancel" : "Clear")));
+          onclick: () => { this.reset(); this.render(this.ctx); } }, this.counterOf !== null ? t("Cancel") : t("Clear"))));
   }
 
   /** A sentence when the give side is more than you hold (never sent), else null. */
   lacking(view) {
-    const t = view.private?.tradeable;
-    if (!t) return "Spectators cannot trade.";
-    if (this.give.gold > (t.gold || 0)) return "You do not hold that much gold.";
+    const held = view.private?.tradeable;
+    if (!held) return t("Spectators cannot trade.");
+    if (this.give.gold > (held.gold || 0)) return t("You do not hold that much gold.");
     for (const [r, n] of Object.entries(this.give.resources)) {
-      if (n > (t.resources?.[r] || 0)) return `You do not hold ${n} ${r}.`;
+      if (n > (held.resources?.[r] || 0)) return t("You do not hold {goods}.", { goods: goodWords(n, r) });
     }
     return null;
   }

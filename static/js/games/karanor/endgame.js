@@ -2,19 +2,29 @@
 // final scores and the prestige chart over the rounds.
 import { api } from "../../api.js";
 import { h, s, seatColour, seatMark } from "../../util.js";
+import { t } from "../../i18n.js";
 
 // Where prestige came from, by the event that brought it (the view has no breakdown:
 // it is read from the game's log, whose prestige events are public).
-const SOURCES = [
-  ["build", "businesses", "Businesses"], ["quest_done", "quests", "Quests"], ["quest_choice", "quests", "Quests"],
-  ["sequel", "quests", "Quests"], ["villa", "villas", "Villas"], ["deliver", "deliveries", "Deliveries"],
-  ["black_market", "cards", "Black-market cards"], ["artifact", "artifacts", "Artifacts"],
-  ["artifact_used", "artifacts", "Artifacts"], ["interact", "other", "Other"], ["harvest", "other", "Other"],
-  ["work", "other", "Other"], ["partner", "other", "Other"], ["market", "other", "Other"], ["move", "other", "Other"],
-];
-const SOURCE_OF = Object.fromEntries(SOURCES.map(([type, key]) => [type, key]));
+const SOURCE_OF = {
+  build: "businesses", quest_done: "quests", quest_choice: "quests", sequel: "quests", villa: "villas",
+  deliver: "deliveries", black_market: "cards", artifact: "artifacts", artifact_used: "artifacts",
+  interact: "other", harvest: "other", work: "other", partner: "other", market: "other", move: "other",
+};
 export const COLUMNS = [["businesses", "Businesses"], ["quests", "Quests"], ["villas", "Villas"],
   ["deliveries", "Deliveries"], ["cards", "Cards"], ["artifacts", "Artifacts"], ["other", "Other"]];
+
+function columnName(key) {
+  switch (key) {
+    case "businesses": return t("Businesses");
+    case "quests": return t("Quests");
+    case "villas": return t("Villas");
+    case "deliveries": return t("Deliveries");
+    case "cards": return t("Cards");
+    case "artifacts": return t("Artifacts");
+    default: return t("Other");
+  }
+}
 
 /** {seat: {businesses, quests, ...}} from the log's entries. */
 export function prestigeBreakdown(entries, players) {
@@ -40,9 +50,9 @@ function breakdownTable(view, entries, order) {
   const data = prestigeBreakdown(entries, view.players);
   const used = COLUMNS.filter(([k]) => view.players.some((p) => data[p.seat][k] !== 0));
   const table = h("table", { class: "scores breakdown", "data-testid": "prestige-breakdown" },
-    h("caption", { text: "Where each player's prestige came from" }),
-    h("thead", {}, h("tr", {}, h("th", { text: "Player" }), ...used.map(([, label]) => h("th", { text: label })),
-      h("th", { text: "Total" }))));
+    h("caption", { text: t("Where each player's prestige came from") }),
+    h("thead", {}, h("tr", {}, h("th", { text: t("Player") }), ...used.map(([k]) => h("th", { text: columnName(k) })),
+      h("th", { text: t("Total") }))));
   const body = h("tbody");
   for (const seat of order) {
     const p = view.players[seat];
@@ -59,8 +69,8 @@ export function endDetails(root, view, words, { code } = {}) {
   const winners = view.result?.winners || [];
   const scores = [...(view.result.scores || [])].sort((a, b) => b.prestige - a.prestige || b.gold - a.gold);
   const table = h("table", { class: "scores" },
-    h("thead", {}, h("tr", {}, h("th", { text: "" }), h("th", { text: "Player" }),
-      h("th", { text: "Prestige" }), h("th", { text: "Gold" }))));
+    h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: t("Rank") })), h("th", { text: t("Player") }),
+      h("th", { text: t("Prestige") }), h("th", { text: t("Gold") }))));
   const body = h("tbody");
   scores.forEach((sc, i) => body.append(h("tr", { class: winners.includes(sc.seat) ? "won" : "" },
     h("td", { text: `${i + 1}.` }),
@@ -69,7 +79,7 @@ export function endDetails(root, view, words, { code } = {}) {
   table.append(body);
   root.append(table);
   if (code) {
-    const slot = h("div", { class: "breakdown-slot" }, h("p", { class: "muted small", text: "Reading the log for the prestige breakdown…" }));
+    const slot = h("div", { class: "breakdown-slot" }, h("p", { class: "muted small", text: t("Reading the log for the prestige breakdown…") }));
     root.append(slot);
     if (!logs.has(code)) {
       logs.set(code, api("GET", `/api/rooms/${encodeURIComponent(code)}/log?after=0`).then((d) => d.entries || []));
@@ -78,7 +88,7 @@ export function endDetails(root, view, words, { code } = {}) {
       slot.replaceChildren(breakdownTable(view, entries, scores.map((sc) => sc.seat)));
     }).catch(() => { logs.delete(code); slot.replaceChildren(); });
   }
-  root.append(h("h3", { text: "Prestige at the end of each round" }));
+  root.append(h("h3", { text: t("Prestige at the end of each round") }));
   root.append(prestigeChart(view));
 }
 
@@ -93,7 +103,7 @@ export function prestigeChart(view) {
   const x = (i) => pad.l + (i * (W - pad.l - pad.r)) / rounds;
   const y = (v) => H - pad.b - (v * (H - pad.t - pad.b)) / maxP;
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-title" },
-    s("title", { id: "chart-title", text: "Each player's prestige at the end of every round" }));
+    s("title", { id: "chart-title", text: t("Each player's prestige at the end of every round") }));
   for (let v = 0; v <= maxP; v += Math.max(1, Math.ceil(maxP / 5))) {
     svg.append(s("line", { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: "grid" }),
       s("text", { x: pad.l - 6, y: y(v) + 4, class: "axis", "text-anchor": "end", text: String(v) }));

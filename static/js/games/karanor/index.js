@@ -3,6 +3,7 @@
 // choice dialog, the hand, the player panels, the table, trades in the chat panel, the
 // words of the log and the end screen's score table and chart.
 import { clear, h } from "../../util.js";
+import { t } from "../../i18n.js";
 import { legalOf } from "../../legal.js";
 import { renderActions, renderModal, turnText } from "./actions.js";
 import { attackNotices, lastActionOf } from "./happened.js";
@@ -32,21 +33,24 @@ const MODAL_TYPES = ["draft_pick", "choose_artifact", "quest_choice", "discard_q
 export function mount(shell, root, content) {
   const words = new Words(content);
   const el = {
-    board: h("div", { id: "board", class: "board", "data-testid": "board", "aria-label": "Map of Karanor" }),
-    actions: h("section", { id: "actions", class: "actions card", "aria-label": "Your actions" }),
-    hand: h("section", { id: "hand", class: "card hand", "aria-label": "Your cards" }),
-    players: h("section", { id: "players", class: "players", "aria-label": "Players" }),
-    table: h("section", { id: "table", class: "card table-info", "aria-label": "Table" }),
+    board: h("div", { id: "board", class: "board", "data-testid": "board" }),
+    actions: h("section", { id: "actions", class: "actions card", "aria-label": t("Your actions"), tabindex: -1 }),
+    hand: h("section", { id: "hand", class: "card hand", "aria-label": t("Your cards") }),
+    players: h("section", { id: "players", class: "players", "aria-label": t("Players") }),
+    table: h("section", { id: "table", class: "card table-info", "aria-label": t("Table") }),
   };
   const waitingSlot = h("div", { class: "choice-slot" });
   root.append(
     h("section", { class: "board-col" },
       h("div", { class: "board-wrap" },
         el.board,
-        h("div", { class: "board-tools", role: "group", "aria-label": "Map zoom" },
-          h("button", { type: "button", class: "btn icon", id: "zoom-in", "aria-label": "Zoom in" }, "+"),
-          h("button", { type: "button", class: "btn icon", id: "zoom-out", "aria-label": "Zoom out" }, "−"),
-          h("button", { type: "button", class: "btn icon", id: "zoom-reset", "aria-label": "Show the whole map" }, "⤢")),
+        h("div", { class: "board-tools", role: "group", "aria-label": t("Map zoom") },
+          h("button", { type: "button", class: "btn icon", id: "zoom-in", "aria-label": t("Zoom in"), "data-tip": t("Zoom in") }, "+"),
+          h("button", { type: "button", class: "btn icon", id: "zoom-out", "aria-label": t("Zoom out"), "data-tip": t("Zoom out") }, "−"),
+          h("button", { type: "button", class: "btn icon", id: "zoom-reset", "aria-label": t("Show the whole map"),
+            "data-tip": t("Show the whole map") }, "⤢"),
+          h("a", { class: "btn icon", href: "/rules/karanor", target: "_blank", rel: "noopener", "data-testid": "rules-link",
+            "aria-label": t("Rules and map legend (opens a new tab)"), "data-tip": t("Rules and map legend") }, "?")),
         h("p", { id: "board-hint", class: "board-hint", hidden: true })),
       waitingSlot,
       el.actions),
@@ -62,15 +66,23 @@ export function mount(shell, root, content) {
     h("div", { class: "modal-body" }, h("h2", { id: "modal-title" }), h("div", { id: "modal-content" })));
   let modalKey = null;
   let modalHiddenKey = null;
-  dialog.addEventListener("cancel", (e) => e.preventDefault()); // a choice cannot be skipped
-  const peek = h("button", { type: "button", class: "btn peek", onclick: () => {
+  // A choice cannot be skipped, but it can wait: Escape does what "Look at the board
+  // first" does (the dialog closes; "Make your choice" brings it back).
+  const lookFirst = () => {
     modalHiddenKey = modalKey;
     dialog.close();
     waiting.hidden = false;
-  } }, "Look at the board first");
+    waiting.focus();
+  };
+  dialog.addEventListener("cancel", (e) => {
+    e.preventDefault();
+    lookFirst();
+  });
+  const peek = h("button", { type: "button", class: "btn peek", "data-testid": "look-first", onclick: lookFirst },
+    t("Look at the board first"));
   dialog.querySelector(".modal-body").append(peek);
   const waiting = h("button", { type: "button", id: "choice-waiting", class: "btn primary choice-waiting", hidden: true,
-    onclick: () => { modalHiddenKey = null; game.render(shell.view, null); } }, "Make your choice");
+    onclick: () => { modalHiddenKey = null; game.render(shell.view, null); } }, t("Make your choice"));
   document.body.append(dialog);
   waitingSlot.append(waiting);
 
@@ -85,6 +97,22 @@ export function mount(shell, root, content) {
     modalHiddenKey = null;
     renderModal(dialog, ctx);
     modalKey = key;
+  }
+
+  // After a move chosen on the map (its targets are redrawn), focus goes to the action bar
+  // (the next sensible control), never lost to the page: keyboard players do not Tab
+  // through the whole map again. The shell keeps focus on command buttons itself.
+  function keepFocus() {
+    if (!board.focusAfterMove || shell.busy) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== root && active.isConnected) {
+      board.focusAfterMove = false;
+      return;
+    }
+    board.focusAfterMove = false;
+    const next = [...el.actions.querySelectorAll("button:not([disabled]), summary")].find((n) => n.offsetParent !== null)
+      || board.firstTarget();
+    (next || el.actions).focus();
   }
 
   let last = null; // the last action seen, highlighted on the map
@@ -108,6 +136,7 @@ export function mount(shell, root, content) {
       renderPlayers(el.players, ctx);
       renderTable(el.table, ctx);
       renderChoice(ctx);
+      keepFocus();
     },
     describe(event, view) {
       if (view) words.setView(view);

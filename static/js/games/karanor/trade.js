@@ -3,12 +3,14 @@
 // the "Promised" line. Offers and trades are stamped when this page first sees them;
 // the stamps are kept per room in localStorage, so a reload keeps the order.
 import { clear, h } from "../../util.js";
+import { t } from "../../i18n.js";
 import { Composer } from "./composer.js";
 import { LIVE, offerBubble, promisedNode, tradingClosed } from "./offers.js";
 
+// Getters: the module loads before the game's messages; the shell reads these later.
 export const PANEL = {
-  title: "Trade & chat",
-  emptyText: "Chat and trade offers appear here. Trades happen at any time, even off-turn.",
+  get title() { return t("Trade & chat"); },
+  get emptyText() { return t("Chat and trade offers appear here. Trades happen at any time, even off-turn."); },
 };
 
 export class Trades {
@@ -26,7 +28,7 @@ export class Trades {
     this.ctx = null;
 
     this.tabButton = h("button", { id: "tab-compose", type: "button", role: "tab", "aria-selected": "false",
-      "aria-controls": "trade-composer", "data-testid": "open-composer" }, "New offer");
+      "aria-controls": "trade-composer", "data-testid": "open-composer" }, t("New offer"));
     this.pane = h("div", { id: "trade-composer", class: "trade-composer", role: "tabpanel",
       "aria-labelledby": "tab-compose", hidden: true });
     this.closedEl = h("p", { id: "trade-closed", class: "trade-closed", "data-testid": "trading-closed-banner",
@@ -89,7 +91,7 @@ export class Trades {
     }
     for (const e of msg.events || []) {
       if (e.type === "offers_closed") {
-        this.panel.addSystem(`x:${msg.version}`, "Trading is closed: the open offers were closed.", now);
+        this.panel.addSystem(`x:${msg.version}`, t("Trading is closed: the open offers were closed."), now);
       }
     }
     this.saveStamps(view);
@@ -129,7 +131,10 @@ export class Trades {
       out.push({
         key: `o:${o.id}`, t: this.stamps[`o${o.id}`] ?? o.id * 1e-3,
         node: () => h("li", { class: `tl-item${mine ? " mine" : ""}` }, offerBubble(o, this.full(ctx))),
-        peek: () => `${words.who(o.from)} ${mine ? "offer" : "offers"} ${words.bundle(o.give)} for ${words.bundle(o.want)} ${words.toWhom(o.to)}`,
+        peek: () => {
+          const p = { actor: words.name(o.from), give: words.bundle(o.give), want: words.bundle(o.want), to: words.toWhom(o.to) };
+          return mine ? t("You offer {give} for {want} {to}", p) : t("{actor} offers {give} for {want} {to}", p);
+        },
       });
       if (o.status === "accepted" && o.accepted_by !== null && o.accepted_by !== undefined) {
         const line = words.trade(o.from, o.accepted_by, o.give, o.want);

@@ -1,12 +1,16 @@
-// Names and sentences: turns ids, events and commands into words for people.
+// Names and sentences: turns ids, events and commands into words for people, through the
+// catalogue (static/js/i18n.js). A sentence about the reader and one about another player
+// are two messages ("You moved to {place}." / "{actor} moved to {place}."), numbers go
+// through tn(): no grammar is built by concatenation.
+import { t, tn } from "../../i18n.js";
 import { workGold } from "./actions.js";
-import { bundleEmpty, bundleWords } from "./goods.js";
+import { bundleEmpty, bundleWords, goodName, goodWords, joinAnd } from "./goods.js";
 
 export class Words {
   constructor(content) {
     this.content = content;
     this.cat = content.catalogue;
-    this.terr = Object.fromEntries(content.map.territories.map((t) => [t.id, t]));
+    this.terr = Object.fromEntries(content.map.territories.map((x) => [x.id, x]));
     this.players = [];
     this.me = null;
   }
@@ -16,33 +20,61 @@ export class Words {
     this.me = view.seat ?? null;
   }
 
+  /** Whether `seat` is the reader. */
+  isMe(seat) {
+    return seat !== null && seat !== undefined && seat === this.me;
+  }
+
+  /** A seat's name, or "You" for the reader (a name alone: the winner line, a badge). */
   who(seat) {
-    if (seat === null || seat === undefined) return "someone";
-    if (seat === this.me) return "You";
-    return this.players[seat]?.name ?? `Seat ${seat + 1}`;
+    if (seat === null || seat === undefined) return t("someone");
+    if (this.isMe(seat)) return t("You");
+    return this.name(seat);
+  }
+
+  /** A seat's name, never "you". */
+  name(seat) {
+    if (seat === null || seat === undefined) return t("someone");
+    return this.players[seat]?.name ?? t("Seat {n}", { n: seat + 1 });
   }
 
   /** The object form: "you" rather than "You". */
   whom(seat) {
-    return seat === this.me && seat !== null && seat !== undefined ? "you" : this.who(seat);
+    return this.isMe(seat) ? t("you") : this.who(seat);
+  }
+
+  /** "mine" if the reader did it, else "other": the two messages are both written out. */
+  by(seat, mine, other) {
+    return this.isMe(seat) ? mine : other;
   }
 
   /** "to Bo", "to Bo and Cy", "to anyone" (an offer's addressees). */
   toWhom(to) {
-    if (to === null || to === undefined) return "to anyone";
-    const names = to.map((s) => this.whom(s));
-    return `to ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0]}`;
+    if (to === null || to === undefined) return t("to anyone");
+    const names = to.map((x) => this.whom(x));
+    return t("to {names}", { names: joinAnd(names) });
   }
 
   bundle(b) { return bundleWords(b, this); }
+  good(n, r) { return goodWords(n, r); }
+  goodName(r) { return goodName(r); }
 
   /** A completed trade: "Ana gave 2 gold to Bo for 1 wine." (from: the offer's author). */
   trade(from, taker, give, want) {
     const gave = !bundleEmpty(give);
     const got = !bundleEmpty(want);
-    if (gave && got) return `${this.who(from)} gave ${this.bundle(give)} to ${this.whom(taker)} for ${this.bundle(want)}.`;
-    if (gave) return `${this.who(from)} gave ${this.bundle(give)} to ${this.whom(taker)}.`;
-    return `${this.who(taker)} gave ${this.bundle(want)} to ${this.whom(from)}.`;
+    if (gave && got) {
+      const p = { actor: this.name(from), other: this.name(taker), give: this.bundle(give), want: this.bundle(want) };
+      if (this.isMe(from)) return t("You gave {give} to {other} for {want}.", p);
+      if (this.isMe(taker)) return t("{actor} gave {give} to you for {want}.", p);
+      return t("{actor} gave {give} to {other} for {want}.", p);
+    }
+    // A gift one way: who gave what to whom.
+    const [giver, getter, what] = gave ? [from, taker, give] : [taker, from, want];
+    const p = { actor: this.name(giver), other: this.name(getter), give: this.bundle(what) };
+    if (this.isMe(giver)) return t("You gave {give} to {other}.", p);
+    if (this.isMe(getter)) return t("{actor} gave {give} to you.", p);
+    return t("{actor} gave {give} to {other}.", p);
   }
 
   place(id) { return this.terr[id]?.name ?? id; }
@@ -58,142 +90,328 @@ export class Words {
   inhabitant(id) { return this.cat.inhabitants?.[id]?.name ?? id; }
 
   pairs(obj) {
-    return Object.entries(obj || {}).filter(([, n]) => n).map(([r, n]) => `${n} ${r}`).join(" + ");
+    return Object.entries(obj || {}).filter(([, n]) => n).map(([r, n]) => goodWords(n, r)).join(" + ");
   }
 
   /** One event in words, or null for those not worth a line. */
   event(e) {
-    const w = this.who(e.seat);
+    const actor = this.name(e.seat);
+    const mine = this.isMe(e.seat);
+    const by = (you, other) => (mine ? you : other);
     switch (e.type) {
-      case "draft_picked": return e.seat === this.me ? null : `${w} picked a business card.`;
-      case "draft_pick": return `You kept ${this.card("business", e.card)}.`;
-      case "draft_passed": return "The draft hands were passed on.";
-      case "draft_done": return "The draft is over: the game begins.";
-      case "turn": return `Round ${e.round}: ${w === "You" ? "your" : `${w}'s`} turn (${e.actions} actions).`;
+      case "draft_picked": return mine ? null : t("{actor} picked a business card.", { actor });
+      case "draft_pick": return t("You kept {card}.", { card: this.card("business", e.card) });
+      case "draft_passed": return t("The draft hands were passed on.");
+      case "draft_done": return t("The draft is over: the game begins.");
+      case "turn": {
+        const p = { round: e.round, actor, n: e.actions };
+        return by(tn("Round {round}: your turn ({n} action).", "Round {round}: your turn ({n} actions).", e.actions, p),
+          tn("Round {round}: {actor}'s turn ({n} action).", "Round {round}: {actor}'s turn ({n} actions).", e.actions, p));
+      }
       case "revenue_phase": {
         const res = this.pairs(e.resources);
-        return `${w} ${w === "You" ? "end" : "ends"} the turn and ${w === "You" ? "collect" : "collects"} ${e.gold} gold of revenue${res ? ` and ${res}` : ""}.`;
+        const p = { actor, gold: goodWords(e.gold, "gold"), goods: res };
+        if (res) {
+          return by(t("You end the turn and collect {gold} of revenue and {goods}.", p),
+            t("{actor} ends the turn and collects {gold} of revenue and {goods}.", p));
+        }
+        return by(t("You end the turn and collect {gold} of revenue.", p),
+          t("{actor} ends the turn and collects {gold} of revenue.", p));
       }
       case "move": {
         const path = e.path || [];
-        const via = path.length > 1 ? ` via ${path.slice(0, -1).map((t) => this.place(t)).join(", ")}` : "";
-        return `${w} moved to ${this.place(path[path.length - 1])}${via}${e.gold ? `, paying ${e.gold} gold` : ""}.`;
+        const p = { actor, place: this.place(path[path.length - 1]), gold: goodWords(e.gold || 0, "gold"),
+          via: path.slice(0, -1).map((x) => this.place(x)).join(", ") };
+        if (path.length > 1 && e.gold) {
+          return by(t("You moved to {place} via {via}, paying {gold}.", p),
+            t("{actor} moved to {place} via {via}, paying {gold}.", p));
+        }
+        if (path.length > 1) return by(t("You moved to {place} via {via}.", p), t("{actor} moved to {place} via {via}.", p));
+        if (e.gold) return by(t("You moved to {place}, paying {gold}.", p), t("{actor} moved to {place}, paying {gold}.", p));
+        return by(t("You moved to {place}.", p), t("{actor} moved to {place}.", p));
       }
-      case "harvest": return `${w} harvested ${e.count} ${e.resource} in ${this.place(e.territory)}.`;
-      case "work": return `${w} worked for ${e.gold} gold.`;
-      case "build": return `${w} opened ${this.card("business", e.card)} in ${this.place(e.city)}${e.bonus ? " with its bonus" : ""}.`;
-      case "interact": return `${w} met ${this.inhabitant(e.inhabitant)} in ${this.place(e.territory)}.`;
-      case "quest_done": return `${w} completed the quest ${this.card("quests", e.card)}.`;
-      case "sequel": return `${w} took the sequel ${this.card("quests", e.card)}.`;
-      case "sequel_out": return `The sequel ${this.card("quests", e.card)} is already out: no second copy.`;
-      case "deliver": return `${w} made the delivery ${this.cat.deliveries?.[e.card]?.name || ""} for ${e.gold} gold.`;
-      case "delivery_revealed": return e.card ? `New delivery: ${this.cat.deliveries?.[e.card]?.text ?? e.card}` : "No deliveries remain.";
-      case "partner": return `${w} recruited the ${e.resource} partner for ${e.gold} gold.`;
-      case "villa": return `${w} bought ${this.villa(e.villa)} for ${e.gold} gold.`;
+      case "harvest": {
+        const p = { actor, goods: goodWords(e.count, e.resource), place: this.place(e.territory) };
+        return by(t("You harvested {goods} in {place}.", p), t("{actor} harvested {goods} in {place}.", p));
+      }
+      case "work": {
+        const p = { actor, gold: goodWords(e.gold, "gold") };
+        return by(t("You worked for {gold}.", p), t("{actor} worked for {gold}.", p));
+      }
+      case "build": {
+        const p = { actor, card: this.card("business", e.card), place: this.place(e.city) };
+        if (e.bonus) {
+          return by(t("You opened {card} in {place} with its bonus.", p),
+            t("{actor} opened {card} in {place} with its bonus.", p));
+        }
+        return by(t("You opened {card} in {place}.", p), t("{actor} opened {card} in {place}.", p));
+      }
+      case "interact": {
+        const p = { actor, who: this.inhabitant(e.inhabitant), place: this.place(e.territory) };
+        return by(t("You met {who} in {place}.", p), t("{actor} met {who} in {place}.", p));
+      }
+      case "quest_done": {
+        const p = { actor, quest: this.card("quests", e.card) };
+        return by(t("You completed the quest {quest}.", p), t("{actor} completed the quest {quest}.", p));
+      }
+      case "sequel": {
+        const p = { actor, quest: this.card("quests", e.card) };
+        return by(t("You took the sequel {quest}.", p), t("{actor} took the sequel {quest}.", p));
+      }
+      case "sequel_out": return t("The sequel {quest} is already out: no second copy.", { quest: this.card("quests", e.card) });
+      case "deliver": {
+        const p = { actor, delivery: this.cat.deliveries?.[e.card]?.name || "", gold: goodWords(e.gold, "gold") };
+        return by(t("You made the delivery {delivery} for {gold}.", p), t("{actor} made the delivery {delivery} for {gold}.", p));
+      }
+      case "delivery_revealed": return e.card
+        ? t("New delivery: {text}", { text: this.cat.deliveries?.[e.card]?.text ?? e.card })
+        : t("No deliveries remain.");
+      case "partner": {
+        const p = { actor, resource: goodName(e.resource), gold: goodWords(e.gold, "gold") };
+        return by(t("You recruited the {resource} partner for {gold}.", p),
+          t("{actor} recruited the {resource} partner for {gold}.", p));
+      }
+      case "villa": {
+        const p = { actor, villa: this.villa(e.villa), gold: goodWords(e.gold, "gold") };
+        return by(t("You bought {villa} for {gold}.", p), t("{actor} bought {villa} for {gold}.", p));
+      }
       case "market": {
-        const parts = [];
-        if (this.pairs(e.buy)) parts.push(`bought ${this.pairs(e.buy)}`);
-        if (this.pairs(e.sell)) parts.push(`sold ${this.pairs(e.sell)}`);
-        return `${w} ${parts.join(" and ")} at the market.`;
+        const p = { actor, bought: this.pairs(e.buy), sold: this.pairs(e.sell) };
+        if (p.bought && p.sold) {
+          return by(t("You bought {bought} and sold {sold} at the market.", p),
+            t("{actor} bought {bought} and sold {sold} at the market.", p));
+        }
+        if (p.bought) return by(t("You bought {bought} at the market.", p), t("{actor} bought {bought} at the market.", p));
+        return by(t("You sold {sold} at the market.", p), t("{actor} sold {sold} at the market.", p));
       }
-      case "promote": return `${w} promoted the ${e.resource} partner.`;
-      case "black_market": {
-        const target = e.target !== null && e.target !== undefined ? ` on ${this.who(e.target)}` : "";
-        return `${w} played ${this.card("black_market", e.card)}${target}${e.resource ? ` (${e.resource})` : ""}.`;
+      case "promote": {
+        const p = { actor, resource: goodName(e.resource) };
+        return by(t("You promoted the {resource} partner.", p), t("{actor} promoted the {resource} partner.", p));
       }
-      case "artifact_used": return `${w} used ${this.card("artifacts", e.artifact)}.`;
-      case "artifact": return `${w} received the artifact ${this.card("artifacts", e.artifact)}.`;
-      case "artifact_offered": return `${w} ${w === "You" ? "choose" : "chooses"} an artifact.`;
-      case "artifact_gone": return `No artifact left for ${w}.`;
-      case "quest_choice_open": return `${w} ${w === "You" ? "face" : "faces"} a quest's choice.`;
+      case "black_market": return this.played(e);
+      case "artifact_used": {
+        const p = { actor, artifact: this.card("artifacts", e.artifact) };
+        return by(t("You used {artifact}.", p), t("{actor} used {artifact}.", p));
+      }
+      case "artifact": {
+        const p = { actor, artifact: this.card("artifacts", e.artifact) };
+        return by(t("You received the artifact {artifact}.", p), t("{actor} received the artifact {artifact}.", p));
+      }
+      case "artifact_options": {
+        const cards = (e.options || []).map((a) => this.card("artifacts", a));
+        return tn("You drew {n} artifact to choose from: {cards}.", "You drew {n} artifacts to choose from: {cards}.",
+          cards.length, { cards: cards.join(", ") });
+      }
+      case "artifact_offered": return by(t("You choose an artifact."), t("{actor} chooses an artifact.", { actor }));
+      case "artifact_gone": return by(t("No artifact left for you."), t("No artifact left for {actor}.", { actor }));
+      case "quest_choice_open": return by(t("You face a quest's choice."), t("{actor} faces a quest's choice.", { actor }));
       case "quest_choice": {
         const q = e.card ? this.cat.quests?.[e.card] : null;
-        return q ? `${w} chose "${q.immediate?.[e.option] ?? e.option + 1}" on ${q.name}.` : `${w} made a quest choice.`;
+        if (!q) return by(t("You made a quest choice."), t("{actor} made a quest choice.", { actor }));
+        const p = { actor, option: q.immediate?.[e.option] ?? String(e.option + 1), quest: q.name };
+        return by(t("You chose \u201c{option}\u201d on {quest}.", p), t("{actor} chose \u201c{option}\u201d on {quest}.", p));
       }
-      case "quest_choice_lapsed": return `${w} could take none of the quest's options.`;
-      case "quest_discarded": return e.seat === this.me ? null : `${w} discarded a quest.`;
-      case "quest_discarded_card": return `You discarded ${this.card("quests", e.card)}.`;
-      case "business_blind": return e.seat === this.me ? null : `${w} drew a business card from the deck.`;
-      case "business_taken": return `${w} took ${this.card("business", e.card)} from the display.`;
-      case "draw": return e.seat === this.me ? null : `${w} drew ${e.count} ${e.deck === "quests" ? "quest" : "black-market"} card${e.count > 1 ? "s" : ""}.`;
+      case "quest_choice_lapsed": return by(t("You could take none of the quest's options."),
+        t("{actor} could take none of the quest's options.", { actor }));
+      case "quest_discarded": return mine ? null : t("{actor} discarded a quest.", { actor });
+      case "quest_discarded_card": return t("You discarded {quest}.", { quest: this.card("quests", e.card) });
+      case "business_blind": return mine ? null : t("{actor} drew a business card from the deck.", { actor });
+      case "business_taken": {
+        const p = { actor, card: this.card("business", e.card) };
+        return by(t("You took {card} from the display.", p), t("{actor} took {card} from the display.", p));
+      }
+      case "draw": {
+        if (mine) return null;
+        const p = { actor };
+        return e.deck === "quests"
+          ? tn("{actor} drew {n} quest card.", "{actor} drew {n} quest cards.", e.count, p)
+          : tn("{actor} drew {n} black-market card.", "{actor} drew {n} black-market cards.", e.count, p);
+      }
       case "drew": {
         const cards = (e.cards || []).map((c) => this.anyCard(c));
-        const kind = e.deck === "quests" ? "quest" : e.deck === "black_market" ? "black-market card" : "card";
-        return `You drew ${cards.length === 1 ? `the ${kind} ${cards[0]}` : `${cards.length} ${kind}s: ${cards.join(", ")}`}.`;
+        const p = { card: cards[0], cards: cards.join(", ") };
+        if (cards.length === 1) {
+          if (e.deck === "quests") return t("You drew the quest {card}.", p);
+          if (e.deck === "black_market") return t("You drew the black-market card {card}.", p);
+          if (e.deck === "business") return t("You drew the business card {card}.", p);
+          return t("You drew the card {card}.", p);
+        }
+        if (e.deck === "quests") return tn("You drew {n} quest: {cards}.", "You drew {n} quests: {cards}.", cards.length, p);
+        if (e.deck === "black_market") {
+          return tn("You drew {n} black-market card: {cards}.", "You drew {n} black-market cards: {cards}.", cards.length, p);
+        }
+        if (e.deck === "business") {
+          return tn("You drew {n} business card: {cards}.", "You drew {n} business cards: {cards}.", cards.length, p);
+        }
+        return tn("You drew {n} card: {cards}.", "You drew {n} cards: {cards}.", cards.length, p);
       }
-      case "prestige": return `${w} ${e.delta >= 0 ? "gained" : "lost"} ${Math.abs(e.delta)} prestige (now ${e.prestige}).`;
-      case "ascension": return `${w} reached ${e.threshold} prestige: a black-market card.`;
-      case "end_triggered": return `${w} reached ${e.prestige} prestige: this is the last round!`;
-      case "badge": return `${w} took a ${this.badge(e.badge)} badge.`;
-      case "badge_lost": return `${w} returned a ${this.badge(e.badge)} badge.`;
-      case "badge_gone": return `No ${this.badge(e.badge)} badge left for ${w}.`;
-      case "teleport": return `${w} went at once to ${this.place(e.territory)}.`;
-      case "gold": return `${w} ${e.delta >= 0 ? "gained" : "lost"} ${Math.abs(e.delta)} gold.`;
-      case "revenue": return `${w} revenue ${e.delta >= 0 ? "rose" : "fell"} to ${e.revenue}.`;
-      case "resources": return e.delta ? `${w} ${e.delta > 0 ? "took" : "lost"} ${Math.abs(e.delta)} ${e.resource}.` : null;
-      case "extra_actions": return `${w} gained ${e.count} extra action${e.count > 1 ? "s" : ""}.`;
-      case "actions_lost": return `${w} will have ${e.count} action${e.count > 1 ? "s" : ""} fewer next turn.`;
-      case "steal": return e.gold !== undefined
-        ? `${w} took ${e.gold} gold from ${this.who(e.target)}.`
-        : `${w} took ${e.count} ${e.resource} from ${this.who(e.target)}.`;
+      case "prestige": {
+        const p = { actor, amount: goodWords(Math.abs(e.delta), "prestige"), total: e.prestige };
+        if (e.delta >= 0) return by(t("You gained {amount} (now {total}).", p), t("{actor} gained {amount} (now {total}).", p));
+        return by(t("You lost {amount} (now {total}).", p), t("{actor} lost {amount} (now {total}).", p));
+      }
+      case "ascension": {
+        const p = { actor, amount: goodWords(e.threshold, "prestige") };
+        return by(t("You reached {amount}: a black-market card.", p), t("{actor} reached {amount}: a black-market card.", p));
+      }
+      case "end_triggered": {
+        const p = { actor, amount: goodWords(e.prestige, "prestige") };
+        return by(t("You reached {amount}: this is the last round!", p), t("{actor} reached {amount}: this is the last round!", p));
+      }
+      case "badge": {
+        const p = { actor, badge: this.badge(e.badge) };
+        return by(t("You took a {badge} badge.", p), t("{actor} took a {badge} badge.", p));
+      }
+      case "badge_lost": {
+        const p = { actor, badge: this.badge(e.badge) };
+        return by(t("You returned a {badge} badge.", p), t("{actor} returned a {badge} badge.", p));
+      }
+      case "badge_gone": {
+        const p = { actor, badge: this.badge(e.badge) };
+        return by(t("No {badge} badge left for you.", p), t("No {badge} badge left for {actor}.", p));
+      }
+      case "teleport": {
+        const p = { actor, place: this.place(e.territory === "home" ? this.players[e.seat]?.position : e.territory) };
+        return by(t("You went at once to {place}.", p), t("{actor} went at once to {place}.", p));
+      }
+      case "gold": {
+        const p = { actor, gold: goodWords(Math.abs(e.delta), "gold") };
+        if (e.delta >= 0) return by(t("You gained {gold}.", p), t("{actor} gained {gold}.", p));
+        return by(t("You lost {gold}.", p), t("{actor} lost {gold}.", p));
+      }
+      case "revenue": {
+        const p = { actor, revenue: e.revenue };
+        if (e.delta >= 0) return by(t("Your revenue rose to {revenue}.", p), t("{actor}'s revenue rose to {revenue}.", p));
+        return by(t("Your revenue fell to {revenue}.", p), t("{actor}'s revenue fell to {revenue}.", p));
+      }
+      case "resources": {
+        if (!e.delta) return null;
+        const p = { actor, goods: goodWords(Math.abs(e.delta), e.resource) };
+        if (e.delta > 0) return by(t("You took {goods}.", p), t("{actor} took {goods}.", p));
+        return by(t("You lost {goods}.", p), t("{actor} lost {goods}.", p));
+      }
+      case "extra_actions": {
+        const p = { actor };
+        return by(tn("You gained {n} extra action.", "You gained {n} extra actions.", e.count, p),
+          tn("{actor} gained {n} extra action.", "{actor} gained {n} extra actions.", e.count, p));
+      }
+      case "actions_lost": {
+        const p = { actor };
+        return by(tn("You will have {n} action fewer next turn.", "You will have {n} actions fewer next turn.", e.count, p),
+          tn("{actor} will have {n} action fewer next turn.", "{actor} will have {n} actions fewer next turn.", e.count, p));
+      }
+      case "steal": {
+        const p = { actor, target: this.name(e.target),
+          goods: e.gold !== undefined ? goodWords(e.gold, "gold") : goodWords(e.count, e.resource) };
+        if (mine) return t("You took {goods} from {target}.", p);
+        if (this.isMe(e.target)) return t("{actor} took {goods} from you.", p);
+        return t("{actor} took {goods} from {target}.", p);
+      }
       case "offer": {
-        const verb = e.counter_of !== null && e.counter_of !== undefined ? "countered with an offer" : "offered";
-        return `${w} ${verb} ${this.bundle(e.give)} for ${this.bundle(e.want)} ${this.toWhom(e.addressees)}.`;
+        const p = { actor, give: this.bundle(e.give), want: this.bundle(e.want), to: this.toWhom(e.addressees) };
+        if (e.counter_of !== null && e.counter_of !== undefined) {
+          return by(t("You countered with an offer of {give} for {want} {to}.", p),
+            t("{actor} countered with an offer of {give} for {want} {to}.", p));
+        }
+        return by(t("You offered {give} for {want} {to}.", p), t("{actor} offered {give} for {want} {to}.", p));
       }
-      case "offer_withdrawn": return `${w} withdrew an offer.`;
-      case "offer_declined": return `${w} declined an offer.`;
+      case "offer_withdrawn": return by(t("You withdrew an offer."), t("{actor} withdrew an offer.", { actor }));
+      case "offer_declined": return by(t("You declined an offer."), t("{actor} declined an offer.", { actor }));
       case "trade": return this.trade(e.from, e.seat, e.give, e.want);
       case "offer_status": return null;
-      case "offers_closed": return "Trading is closed: the open offers were closed.";
-      case "game_over": return `The game is over. ${(e.winners || []).map((s) => this.who(s)).join(" and ")} ${e.winners?.length > 1 ? "share the win" : (e.winners?.[0] === this.me ? "win" : "wins")}!`;
-      default: return `${e.type.replaceAll("_", " ")}${e.seat !== undefined ? ` (${w})` : ""}`;
+      case "offers_closed": return t("Trading is closed: the open offers were closed.");
+      case "game_over": return this.gameOver(e.winners || []);
+      default: return e.type.replaceAll("_", " ");
     }
+  }
+
+  /** A black-market card played: by you or another, on you, another or nobody. */
+  played(e) {
+    const p = { actor: this.name(e.seat), card: this.card("black_market", e.card), target: this.name(e.target),
+      resource: e.resource ? goodName(e.resource) : "" };
+    const on = e.target !== null && e.target !== undefined;
+    const mine = this.isMe(e.seat);
+    if (on && e.resource) {
+      if (mine) return t("You played {card} on {target} ({resource}).", p);
+      if (this.isMe(e.target)) return t("{actor} played {card} on you ({resource}).", p);
+      return t("{actor} played {card} on {target} ({resource}).", p);
+    }
+    if (on) {
+      if (mine) return t("You played {card} on {target}.", p);
+      if (this.isMe(e.target)) return t("{actor} played {card} on you.", p);
+      return t("{actor} played {card} on {target}.", p);
+    }
+    if (e.resource) return mine ? t("You played {card} ({resource}).", p) : t("{actor} played {card} ({resource}).", p);
+    return mine ? t("You played {card}.", p) : t("{actor} played {card}.", p);
+  }
+
+  /** "The game is over. Ana wins!" / "You win!" / "Ana and you share the win!" */
+  gameOver(winners) {
+    if (winners.length === 1) {
+      return this.isMe(winners[0]) ? t("The game is over. You win!")
+        : t("The game is over. {actor} wins!", { actor: this.name(winners[0]) });
+    }
+    const others = winners.filter((x) => !this.isMe(x)).map((x) => this.name(x));
+    if (others.length < winners.length) {
+      return t("The game is over. {names} and you share the win!", { names: joinAnd(others) });
+    }
+    return t("The game is over. {names} share the win!", { names: joinAnd(others) });
   }
 
   /** A legal command in words, for buttons and labels. */
   command(cmd, view) {
     const me = view?.players?.[view.seat];
     switch (cmd.type) {
-      case "move": return `Move to ${this.place(cmd.to)}`;
+      case "move": return t("Move to {place}", { place: this.place(cmd.to) });
       case "harvest": {
         const res = this.terr[me?.position]?.resource;
-        return res ? `Harvest ${res}` : "Harvest";
+        return res ? t("Harvest {resource}", { resource: goodName(res) }) : t("Harvest");
       }
-      case "work": return `Work (+${view ? workGold(view, this.content) : 1} gold)`;
-      case "build": return `Build ${this.card("business", cmd.card)}${cmd.bonus ? " + bonus" : ""}`;
+      case "work": return t("Work (+{gold})", { gold: goodWords(view ? workGold(view, this.content) : 1, "gold") });
+      case "build": {
+        const card = this.card("business", cmd.card);
+        return cmd.bonus ? t("Build {card} + bonus", { card }) : t("Build {card}", { card });
+      }
       case "interact": {
         const who = view?.board?.inhabitants?.[me?.position];
-        return who ? `Meet ${this.inhabitant(who)}` : "Meet the inhabitant";
+        return who ? t("Meet {who}", { who: this.inhabitant(who) }) : t("Meet the inhabitant");
       }
       case "complete_quest": {
         const q = this.cat.quests?.[cmd.card];
-        const label = q?.options?.length > 1 ? `: ${q.options[cmd.option]}` : "";
-        return `Complete ${q?.name ?? cmd.card}${label}`;
+        const quest = q?.name ?? cmd.card;
+        return q?.options?.length > 1 ? t("Complete {quest}: {option}", { quest, option: q.options[cmd.option] })
+          : t("Complete {quest}", { quest });
       }
-      case "deliver": return "Deliver";
-      case "recruit_partner": return `Recruit the ${cmd.resource} partner`;
-      case "buy_villa": return `Buy ${this.villa(cmd.villa)}`;
+      case "deliver": return t("Deliver");
+      case "recruit_partner": return t("Recruit the {resource} partner", { resource: goodName(cmd.resource) });
+      case "buy_villa": return t("Buy {villa}", { villa: this.villa(cmd.villa) });
       case "market": {
-        const parts = [];
-        if (this.pairs(cmd.buy)) parts.push(`buy ${this.pairs(cmd.buy)}`);
-        if (this.pairs(cmd.sell)) parts.push(`sell ${this.pairs(cmd.sell)}`);
-        return `Market: ${parts.join(", ")}`;
+        const p = { bought: this.pairs(cmd.buy), sold: this.pairs(cmd.sell) };
+        if (p.bought && p.sold) return t("Market: buy {bought}, sell {sold}", p);
+        if (p.bought) return t("Market: buy {bought}", p);
+        return t("Market: sell {sold}", p);
       }
-      case "end_turn": return "End turn";
-      case "promote_partner": return `Promote the ${cmd.resource} partner`;
+      case "end_turn": return t("End turn");
+      case "promote_partner": return t("Promote the {resource} partner", { resource: goodName(cmd.resource) });
       case "play_black_market": {
-        const target = cmd.target !== undefined && cmd.target !== null ? ` on ${this.who(cmd.target)}` : "";
-        return `Play ${this.card("black_market", cmd.card)}${target}${cmd.resource ? ` (${cmd.resource})` : ""}`;
+        const p = { card: this.card("black_market", cmd.card), target: this.name(cmd.target),
+          resource: cmd.resource ? goodName(cmd.resource) : "" };
+        const on = cmd.target !== undefined && cmd.target !== null;
+        if (on && cmd.resource) return t("Play {card} on {target} ({resource})", p);
+        if (on) return t("Play {card} on {target}", p);
+        if (cmd.resource) return t("Play {card} ({resource})", p);
+        return t("Play {card}", p);
       }
-      case "use_artifact": return `Use ${this.card("artifacts", cmd.artifact)}`;
-      case "draft_pick": return `Keep ${this.card("business", cmd.card)}`;
-      case "choose_artifact": return `Take ${this.card("artifacts", cmd.artifact)}`;
+      case "use_artifact": return t("Use {artifact}", { artifact: this.card("artifacts", cmd.artifact) });
+      case "draft_pick": return t("Keep {card}", { card: this.card("business", cmd.card) });
+      case "choose_artifact": return t("Take {artifact}", { artifact: this.card("artifacts", cmd.artifact) });
       case "quest_choice": {
         const q = this.cat.quests?.[cmd.card];
-        return q?.immediate?.[cmd.option] ?? `Option ${cmd.option + 1}`;
+        return q?.immediate?.[cmd.option] ?? t("Option {n}", { n: cmd.option + 1 });
       }
-      case "discard_quest": return `Discard ${this.card("quests", cmd.card)}`;
-      case "pick_business": return cmd.card === "deck" ? "Draw blind from the deck" : `Take ${this.card("business", cmd.card)}`;
+      case "discard_quest": return t("Discard {quest}", { quest: this.card("quests", cmd.card) });
+      case "pick_business": return cmd.card === "deck" ? t("Draw blind from the deck")
+        : t("Take {card}", { card: this.card("business", cmd.card) });
       default: return cmd.type.replaceAll("_", " ");
     }
   }
