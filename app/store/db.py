@@ -27,7 +27,10 @@ SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
 
 def json_dumps(value: Any) -> str:
     """JSON as the engine stores it (orjson; keys that are not strings allowed)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # keys that are not strings: the option costs a third more
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def is_sqlite(url: str) -> bool:
