@@ -4,12 +4,13 @@ The content pack (content/base/*.yaml) is written in English. The catalogue the 
 draws from (`game._catalogue(lang)`) passes each card through here:
 - a deed's text is generated from its rule (measure, threshold, reward, amount, per), so
   number and grammar come from the catalogue (`ngettext`), not from the YAML sentence;
-- the base pack's names and rule texts (goods, buildings, upgrades, deeds) are marked
+- companions' species and the events' flavour are generated from their templates;
+- the base pack's names and texts (goods, buildings, upgrades, deeds, events, flavour) are marked
   below with `_` so scripts/i18n.py extracts them, and translated when the pack's English
   is the one marked here (a pack that rewrites a text shows its own text untranslated).
 
-Proper names (heroes, towns, companions, steeds, events, commissions) stay as written;
-flavour texts stay in English (not yet translated).
+Proper names (heroes, towns, steeds, commissions, a companion's own name) stay as
+written; heroes' flavour (not shown in the client) stays in English.
 """
 
 from __future__ import annotations
@@ -91,8 +92,84 @@ KNOWN: frozenset[str] = frozenset(
         _("Escort of Heroes"),
         _("Lucky Shoes"),
         _("Moneylender's Bond"),
+        # events
+        _("Wolves at the Ford"),
+        _("The Frozen Bridge"),
+        _("A Toll of Bandits"),
+        _("Snowblind Pass"),
+        _("The Lamplit Shrine"),
+        _("Mud to the Axles"),
+        _("A Stranger's Fire"),
+        _("The Broken Wheel"),
+        _("Whispers in the Pines"),
+        _("Hailstorm"),
+        _("The Drowned Road"),
+        _("A Pilgrim's Blessing"),
+        _("Crows on the Milestone"),
+        _("The Smugglers' Tunnel"),
+        _("A Hidden Ferry"),
+        _("The Old Queen's Road"),
+        _("Through the Glasswood"),
+        _("The Ice Stair"),
+        _("A Hermit's Path"),
+        _("The Quartz Seam"),
+        _("Under the Waterfall"),
+        _("The Sunken Causeway"),
+        _("A Goat Track"),
+        _("The Ruined Aqueduct"),
+        _("Lantern Alley"),
+        _("The Warden's Cut"),
+        # steeds' and stray companions' flavour
+        _("A haggler's mule; merchants lower their prices just to be rid of him."),
+        _("A black mare whose shadow reaches every door on the Ringway."),
+        _("The lamplighters of Yurg's yard adore her and send her off with a lantern."),
+        _("Always three steps, never more, never less; saddle bags bulging."),
+        _("A dray-horse strong enough to pull a wagon with every improvement bolted on."),
+        _("Soft-footed on the dark road; luck seems to follow."),
+        _("A shaggy ox who is paid in quartz by grateful towns."),
+        _("A lynx of expensive tastes; a potion buys her a rumour worth a fortune."),
+        _("A firefly swarm that knows every hidden lane between the towns."),
+        _("A fox in a waistcoat who trades only in introductions."),
+        _("A round pony that digs in ruins for the joy of it."),
     }
 )
+
+# Loyal companions: "<name> the <Species>" and one line of flavour per species.
+SPECIES: dict[str, tuple[str, Callable[[Translator, str], str], Callable[[Translator], str]]] = {
+    "cave_dragon": (
+        "Cave Dragon",
+        lambda tr, n: tr.gettext("{name} the Cave Dragon", name=n),
+        lambda tr: tr.gettext("A cave dragon that follows whoever is generous with quartz."),
+    ),
+    "ice_mouse": (
+        "Ice Mouse",
+        lambda tr, n: tr.gettext("{name} the Ice Mouse", name=n),
+        lambda tr: tr.gettext("An ice mouse that follows whoever is generous with quartz."),
+    ),
+    "phoenix": (
+        "Phoenix",
+        lambda tr, n: tr.gettext("{name} the Phoenix", name=n),
+        lambda tr: tr.gettext("A phoenix that follows whoever is generous with quartz."),
+    ),
+    "raven": (
+        "Raven",
+        lambda tr, n: tr.gettext("{name} the Raven", name=n),
+        lambda tr: tr.gettext("A raven that follows whoever is generous with quartz."),
+    ),
+    "snow_bee": (
+        "Snow Bee",
+        lambda tr, n: tr.gettext("{name} the Snow Bee", name=n),
+        lambda tr: tr.gettext("A snow bee that follows whoever is generous with quartz."),
+    ),
+    "threy_cat": (
+        "Threy Cat",
+        lambda tr, n: tr.gettext("{name} the Threy Cat", name=n),
+        lambda tr: tr.gettext("A threy cat that follows whoever is generous with quartz."),
+    ),
+}
+FOLLOWS = " that follows whoever is generous with quartz."
+SLOWS = ": the caravan slows, and every merchant looks to their own wagon."
+HIDDEN = ": a way few know, lit by borrowed lanterns."
 
 
 def known(tr: Translator, text: str) -> str:
@@ -277,6 +354,30 @@ def localise(data: dict[str, Any], content: Content, tr: Translator) -> dict[str
         for card in data[part]:
             card["name"] = known(tr, card["name"])
             card["text"] = known(tr, card["text"])
+    for card in data["steeds"]:
+        card["flavour"] = known(tr, card["flavour"])
+    for card in data["companions"]:
+        species = SPECIES.get(card["species"])
+        if species is None:
+            card["flavour"] = known(tr, card["flavour"])
+            continue
+        title, name, flavour = species
+        if card["name"].endswith(f" the {title}"):
+            card["name"] = name(tr, card["name"].removesuffix(f" the {title}"))
+        if card["flavour"].endswith(FOLLOWS):
+            card["flavour"] = flavour(tr)
+    for card in data["events"]:
+        english = card["name"]
+        card["name"] = known(tr, english)
+        if card["flavour"] == english + SLOWS:
+            card["flavour"] = tr.gettext(
+                "{event}: the caravan slows, and every merchant looks to their own wagon.",
+                event=card["name"],
+            )
+        elif card["flavour"] == english + HIDDEN:
+            card["flavour"] = tr.gettext(
+                "{event}: a way few know, lit by borrowed lanterns.", event=card["name"]
+            )
     by_id = {d.id: d for d in content.deeds}
     for card in data["deeds"]:
         card["name"] = known(tr, card["name"])

@@ -74,6 +74,25 @@ def test_french_cards_are_translated_and_english_ones_are_the_packs() -> None:
     ].startswith("Vous délogez")
 
 
+def test_events_companions_and_steeds_speak_french_too() -> None:
+    en, fr = GAME.catalogue("en"), GAME.catalogue("fr")
+    for part in ("events", "companions", "steeds"):
+        for e, f in zip(en[part], fr[part], strict=True):
+            where = f"{part} {e['id']}"
+            _clean(f["flavour"], where)
+            assert f["flavour"] != e["flavour"], f"{where}: flavour not translated"
+            if part != "steeds":  # steeds keep their own names
+                assert f["name"] != e["name"] or part == "companions", where
+    events = {x["id"]: x for x in fr["events"]}
+    assert events["dark_1"]["name"] == "Des loups au gué"
+    assert events["dark_1"]["flavour"].startswith("Des loups au gué : la caravane ralentit")
+    comps = {x["name"]: x["flavour"] for x in fr["companions"]}
+    assert comps["Pip la Souris des glaces"].startswith("Une souris des glaces")
+    # English: "an ice mouse", not "a ice mouse" (the pack's template slip).
+    assert all(" a ice" not in x["flavour"].lower() for x in en["companions"])
+    assert all(not x["flavour"].startswith("A ice") for x in en["companions"])
+
+
 def _deed(measure: str, per: bool, threshold: int, reward: str, amount: int) -> Deed:
     return Deed(
         id="x",
