@@ -58,6 +58,12 @@ async def main() -> None:
     settings = Settings(database_url=url, bot_delay=0, command_rate=1e9, command_burst=10**9)
     service = RoomService(engine, settings)
     await service.startup()
+    try:  # the collector as `karanor serve` sets it (absent before the third round)
+        from app.server import tune_gc  # noqa: PLC0415
+
+        tune_gc()
+    except ImportError:
+        pass
     by_seat_id = len(inspect.signature(Connection.__init__).parameters) == 4  # (ws, code, id)
     tables = []
     for _ in range(rooms_n):
