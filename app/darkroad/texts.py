@@ -15,6 +15,7 @@ written; heroes' flavour (not shown in the client) stays in English.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -167,6 +168,16 @@ SPECIES: dict[str, tuple[str, Callable[[Translator, str], str], Callable[[Transl
         lambda tr: tr.gettext("A threy cat that follows whoever is generous with quartz."),
     ),
 }
+# Commissions: "<Town> <Patron> order <n>".
+PATRONS: dict[str, Callable[[Translator, str, int], str]] = {
+    "Garrison": lambda tr, town, n: tr.gettext("{town} Garrison order {n}", town=town, n=n),
+    "Outposts": lambda tr, town, n: tr.gettext("{town} Outposts order {n}", town=town, n=n),
+    "Stills": lambda tr, town, n: tr.gettext("{town} Stills order {n}", town=town, n=n),
+    "Festival": lambda tr, town, n: tr.gettext("{town} Festival order {n}", town=town, n=n),
+    "Tower": lambda tr, town, n: tr.gettext("{town} Tower order {n}", town=town, n=n),
+    "Library": lambda tr, town, n: tr.gettext("{town} Library order {n}", town=town, n=n),
+}
+ORDER = re.compile(r"^(?P<town>.+) (?P<patron>\w+) order (?P<n>\d+)$")
 FOLLOWS = " that follows whoever is generous with quartz."
 SLOWS = ": the caravan slows, and every merchant looks to their own wagon."
 HIDDEN = ": a way few know, lit by borrowed lanterns."
@@ -354,6 +365,10 @@ def localise(data: dict[str, Any], content: Content, tr: Translator) -> dict[str
         for card in data[part]:
             card["name"] = known(tr, card["name"])
             card["text"] = known(tr, card["text"])
+    for card in data["commissions"]:
+        m = ORDER.match(card["name"])
+        if m and m["patron"] in PATRONS:
+            card["name"] = PATRONS[m["patron"]](tr, m["town"], int(m["n"]))
     for card in data["steeds"]:
         card["flavour"] = known(tr, card["flavour"])
     for card in data["companions"]:

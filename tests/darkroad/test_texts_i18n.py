@@ -83,6 +83,10 @@ def test_events_companions_and_steeds_speak_french_too() -> None:
             assert f["flavour"] != e["flavour"], f"{where}: flavour not translated"
             if part != "steeds":  # steeds keep their own names
                 assert f["name"] != e["name"] or part == "companions", where
+    for e, f, k in zip(en["commissions"], fr["commissions"], C.commissions, strict=True):
+        assert e["name"] == k.name and f["name"] != e["name"], e["name"]
+        _clean(f["name"], e["id"])
+    assert fr["commissions"][0]["name"] == "Commande 1 de la garnison de Northbreak"
     events = {x["id"]: x for x in fr["events"]}
     assert events["dark_1"]["name"] == "Des loups au gué"
     assert events["dark_1"]["flavour"].startswith("Des loups au gué : la caravane ralentit")
