@@ -86,7 +86,7 @@ def test_events_companions_and_steeds_speak_french_too() -> None:
     for e, f, k in zip(en["commissions"], fr["commissions"], C.commissions, strict=True):
         assert e["name"] == k.name and f["name"] != e["name"], e["name"]
         _clean(f["name"], e["id"])
-    assert fr["commissions"][0]["name"] == "Commande 1 de la garnison de Northbreak"
+    assert fr["commissions"][0]["name"] == "commande 1 de la garnison de Northbreak"
     events = {x["id"]: x for x in fr["events"]}
     assert events["dark_1"]["name"] == "Des loups au gué"
     assert events["dark_1"]["flavour"].startswith("Des loups au gué : la caravane ralentit")

@@ -226,7 +226,7 @@ export class Board {
       const x = cx + (r + 22) * Math.cos(a);
       const y = cy + (r + 22) * Math.sin(a);
       ring.append(s("g", {}, s("title", { text: t("Price slot: ${price}", { price: v }) }), s("circle", { cx: x, cy: y, r: 17, class: "dr-price" }),
-        s("text", { x, y: y + 6, "text-anchor": "middle", class: "dr-price-text", text: `$${v}` })));
+        s("text", { x, y: y + 6, "text-anchor": "middle", class: "dr-price-text", text: t("${price}", { price: v }) })));
     });
     this.wheelLayer.append(turn, ring, s("circle", { cx, cy, r: 18, class: "dr-wheel-hub" }));
     this.wheel = { turn, parts, angle: null };
