@@ -93,6 +93,7 @@ def test_french_from_the_browser_then_english_by_choice(
     expect(page.get_by_test_id("presence")).to_have_text("en ligne")
     expect(page.get_by_test_id("timer-words")).to_have_text("Pas de minuteur de tour.")
     expect(page.locator("#start-game")).to_have_text("Lancer la partie")
+    expect(page.locator("#conn")).to_have_text("en direct")
     expect(page.get_by_test_id("language")).to_have_value("fr")
     with page.expect_response(lambda r: r.url.endswith("/timer")):
         page.get_by_test_id("timer-turn").select_option("hours")
