@@ -27,13 +27,18 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
 
 log = logging.getLogger(__name__)
+
+# What a failed Redis call raises. The redis package (~5 MB of memory) is imported by
+# the first `RedisBus` only: a process without REDIS_URL never loads it.
+_ERRORS: tuple[type[BaseException], ...] = (OSError, TimeoutError)
 
 DEFAULT_PREFIX = "karanor"
 PRESENCE_REFRESH = 5.0  # seconds between a process's presence refreshes
@@ -65,6 +70,11 @@ class RedisBus:
         self.url = url
         self.prefix = prefix.strip() or DEFAULT_PREFIX
         self.process_id = uuid.uuid4().hex[:12]
+        global _ERRORS
+        import redis.asyncio as aioredis
+        from redis.exceptions import RedisError
+
+        _ERRORS = (RedisError, OSError, TimeoutError)
         self.redis: aioredis.Redis = aioredis.Redis.from_url(
             url, socket_connect_timeout=OP_TIMEOUT, socket_timeout=OP_TIMEOUT
         )
@@ -127,7 +137,7 @@ class RedisBus:
             channel, data = await self._queue.get()
             try:
                 await asyncio.wait_for(self.redis.publish(channel, data), OP_TIMEOUT)
-            except (RedisError, OSError, TimeoutError) as error:
+            except _ERRORS as error:
                 if not failing:  # once per outage
                     log.warning("redis publish failed (%s); the others will catch up", error)
                 failing = True
@@ -195,7 +205,7 @@ class RedisBus:
                     await asyncio.wait_for(pipe.execute(), OP_TIMEOUT)
             else:
                 await asyncio.wait_for(self.redis.hdel(key, self.process_id), OP_TIMEOUT)
-        except (RedisError, OSError, TimeoutError) as error:
+        except _ERRORS as error:
             log.warning("redis presence update failed: %s", error)
 
     async def remote_presence(self, code: str) -> set[int] | None:
@@ -204,7 +214,7 @@ class RedisBus:
             fields = await asyncio.wait_for(
                 self.redis.hgetall(self._presence_key(code)), OP_TIMEOUT
             )
-        except (RedisError, OSError, TimeoutError) as error:
+        except _ERRORS as error:
             log.warning("redis presence read failed: %s", error)
             return None
         seats: set[int] = set()
@@ -229,7 +239,7 @@ class RedisBus:
                 self.redis.eval(_REFRESH, 1, self._bot_key(code), self.process_id, int(ttl * 1000)),
                 OP_TIMEOUT,
             )
-        except (RedisError, OSError, TimeoutError) as error:
+        except _ERRORS as error:
             log.warning("redis bot lock failed: %s", error)
             return None
         return bool(result)
@@ -238,11 +248,11 @@ class RedisBus:
         """Whether nobody holds the room's bot lock (True too if Redis does not answer)."""
         try:
             return not await asyncio.wait_for(self.redis.exists(self._bot_key(code)), OP_TIMEOUT)
-        except (RedisError, OSError, TimeoutError):
+        except _ERRORS:
             return True
 
     async def release_bot_lock(self, code: str) -> None:
-        with contextlib.suppress(RedisError, OSError, TimeoutError):
+        with contextlib.suppress(*_ERRORS):
             await asyncio.wait_for(
                 self.redis.eval(_RELEASE, 1, self._bot_key(code), self.process_id),
                 OP_TIMEOUT,

@@ -1,8 +1,11 @@
 """The sockets of each room, in this process.
 
-Every socket has its own bounded send queue drained by its own task, so a slow
-client never stalls the room: enqueueing never waits, and a socket whose queue
-overflows is closed (it reconnects and gets a whole fresh view).
+Every socket has its own bounded queue of messages, so a slow client never stalls
+the room: sending never waits, and a socket whose queue overflows is closed (it
+reconnects and gets a whole fresh view). The queue and the task writing it exist only
+while there is something to write: a writer task is started by the first message,
+drains the queue, lingers `LINGER_SECONDS` for more (a busy table keeps its task) and
+ends; an idle socket holds neither (memory: docs/perf-sockets-cold-bots.md).
 
 A seat's socket is bound to the seat's identity (its id), never to its place at the
 table: which view it gets is decided at send time from the room's seats as they are
@@ -12,6 +15,7 @@ then (`deliver(..., index_of)`), and a socket whose seat is gone is closed inste
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 
 from starlette.websockets import WebSocket, WebSocketState
@@ -19,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketState
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 512
+LINGER_SECONDS = 5.0  # a writer task waits this long for more before it ends
 CLOSE_TOO_SLOW = 1013  # "try again later"
 CLOSE_SEAT_REMOVED = 4403
 
@@ -27,61 +32,112 @@ class Connection:
     """One WebSocket of a room: a seat's (`seat_id` is the seat's identity) or a
     spectator's (`seat_id` None)."""
 
+    __slots__ = (
+        "websocket", "code", "seat_id", "_queue", "_close_code", "_task", "_more", "_stopped",
+    )  # fmt: skip
+
     def __init__(self, websocket: WebSocket, code: str, seat_id: int | None) -> None:
         self.websocket = websocket
         self.code = code
         self.seat_id = seat_id
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
+        self._queue: deque[bytes] | None = None  # messages not written yet (None: none)
         self._close_code: int | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None  # the writer, while there is one
+        self._more: asyncio.Future[bool] | None = None  # a lingering writer waits on it
+        self._stopped = False
 
     @property
     def closing(self) -> bool:
         return self._close_code is not None
 
+    @property
+    def writing(self) -> bool:
+        """A writer task exists (it has something to write, or lingers)."""
+        return self._task is not None
+
     def start(self) -> None:
-        self._task = asyncio.create_task(self._writer(), name=f"ws-writer-{self.code}")
+        """Registered: nothing to do until the first message (kept for callers)."""
 
     def send(self, data: bytes) -> None:
         """Queue one JSON message; never waits."""
         if self.closing:
             return
-        try:
-            self._queue.put_nowait(data)
-        except asyncio.QueueFull:
+        queue = self._queue
+        if queue is None:
+            queue = self._queue = deque()
+        elif len(queue) >= QUEUE_SIZE:
             log.info("closing a slow socket of room %s (seat id %s)", self.code, self.seat_id)
             self.close(CLOSE_TOO_SLOW)
+            return
+        queue.append(data)
+        self._wake()
 
     def close(self, code: int = 1000) -> None:
         """Send what is queued, then close the socket with `code`."""
         if self.closing:
             return
         self._close_code = code
-        if self._queue.full():  # a slow peer: drop what it has not read, it will resync
-            while not self._queue.empty():
-                self._queue.get_nowait()
-        self._queue.put_nowait(None)
+        if self._queue is not None and len(self._queue) >= QUEUE_SIZE:
+            self._queue.clear()  # a slow peer: drop what it has not read, it will resync
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._stopped:
+            return
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(
+                self._writer(), name=f"ws-writer-{self.code}"
+            )
+            return
+        more = self._more  # a lingering writer: go on (a busy one looks again anyway)
+        if more is not None and not more.done():
+            more.set_result(True)
 
     async def _writer(self) -> None:
         ws = self.websocket
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                data = await self._queue.get()
-                if data is None:
-                    break
-                await ws.send_text(data.decode())
-            if ws.application_state == WebSocketState.CONNECTED:
-                await ws.close(self._close_code or 1000)
+                queue = self._queue
+                while queue:
+                    data = queue.popleft()
+                    await ws.send_text(data.decode())
+                    del data
+                self._queue = None
+                if self._close_code is not None:
+                    if ws.application_state == WebSocketState.CONNECTED:
+                        await ws.close(self._close_code)
+                    return
+                more = self._more = loop.create_future()
+                timer = loop.call_later(LINGER_SECONDS, _resolve, more, False)
+                try:
+                    await more
+                finally:
+                    timer.cancel()
+                    self._more = None
+                if not self._queue and self._close_code is None:
+                    return  # nothing came while lingering
         except Exception:  # the peer went away; the reader notices and unregisters us
             self._close_code = self._close_code or 1006
+        finally:
+            self._task = None
+            self._more = None
 
     async def stop(self) -> None:
         """Stop the writer (the socket is gone)."""
         self._close_code = self._close_code or 1000
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._stopped = True
+        self._queue = None
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+                await task
+
+
+def _resolve(future: "asyncio.Future[bool]", value: bool) -> None:
+    if not future.done():
+        future.set_result(value)
 
 
 class Hub:

@@ -170,7 +170,10 @@ async def _serve(
         await service.connect(conn)
         while not conn.closing:
             try:
-                message = await asyncio.wait_for(websocket.receive(), idle)
+                # asyncio.timeout, not wait_for: wait_for wraps the receive in one more
+                # task per message, held by every idle socket (memory).
+                async with asyncio.timeout(idle):
+                    message = await websocket.receive()
             except TimeoutError:
                 conn.send(error_message(None, "idle", "no message for too long; reconnect"))
                 conn.close(CLOSE_IDLE)
