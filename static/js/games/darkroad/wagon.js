@@ -96,6 +96,9 @@ export function renderWagon(root, ctx, storage) {
   root.append(h("h3", { text: t("Storage") }));
   storage.render(view, { busy: ctx.busy });
   root.append(storage.root);
+  // The goods' letters and colours, named in words (a touch screen has no tooltips).
+  root.append(h("p", { class: "dr-goods-key small" },
+    ...words.c.board.goods.map((g) => h("span", { class: "dr-goods-key-item" }, goodChip(g.id, words.goodTitle(g.id)), " ", words.goodTitle(g.id)))));
   // Cards.
   const sec = (title, items, empty) => h("div", { class: "dr-sec" }, h("h3", { text: title }),
     items.length ? h("div", { class: "dr-cards" }, ...items) : h("p", { class: "muted small", text: empty }));
