@@ -3,22 +3,46 @@
 A room is looked up by code (read from the store the first time); a room idle for
 `Settings.room_idle_seconds` (no socket here, no command, bot, catch-up work or
 lookup meanwhile) is forgotten with its live game and cached views, and the next use
-loads it again (`app.rooms.loading`).
+loads it again (`app.rooms.loading`). A room unused for a quarter of that keeps its
+game but not the views cached for its current version (`trim`).
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+
+from sqlalchemy import Connection
 
 from app import metrics
 from app.games import registry
-from app.rooms import errors, tokens
+from app.rooms import errors, loading, tokens
 from app.rooms.context import Platform
-from app.rooms.model import Room, seat_info
+from app.rooms.model import Room, SeatInfo, seat_info
 from app.store import repo
 from app.store.db import read_connection
+
+log = logging.getLogger(__name__)
+
+
+def preload(conn: Connection, room: Room, seats: list[SeatInfo]) -> None:
+    """A playing room looked up cold (first use, or after its eviction) gets its game on
+    the same connection and worker thread as its row: the command, view or socket that
+    looked it up needs it next, and would otherwise wait for one more thread hop and read
+    the seats again. The room is not shared yet (no lock needed); no socket of this
+    process has been sent anything of it (`pushed` is its version). A game that fails to
+    load is left to the ordinary path, which reports it."""
+    try:
+        head = repo.game_of_room(conn, room_id=room.room_id)
+        if head is None:
+            return
+        live = loading.load(conn, room, head.id, seats)
+    except Exception:
+        log.warning("room %s: its game did not preload", room.code, exc_info=True)
+        return
+    room.live = live
+    room.pushed = live.version
 
 
 class RoomCache:
@@ -47,34 +71,34 @@ class RoomCache:
         if not tokens.plausible_code(code):
             raise errors.unknown_room(code)
 
-        def load() -> tuple[Any, list[Any]] | None:
+        def load() -> Room | None:
             with read_connection(self.p.db) as conn:
                 row = repo.room_by_code(conn, code=code)
                 if row is None:
                     return None
-                return row, [seat_info(s) for s in repo.seats_of(conn, room_id=row.id)]
+                game = registry.get(row.game)
+                if game is None:
+                    raise errors.PlatformError(
+                        503, "unknown_game", f"this server no longer hosts the game {row.game!r}"
+                    )
+                seats = [seat_info(s) for s in repo.seats_of(conn, room_id=row.id)]
+                room = Room(
+                    code,
+                    row.id,
+                    game,
+                    options=dict(row.options),
+                    seats=seats,
+                    timer=row.timer,
+                    rematch=row.rematch,
+                )
+                if row.status == "playing":
+                    preload(conn, room, seats)
+                return room
 
         found = await self.p.read(load)
         if found is None:
             raise errors.unknown_room(code)
-        row, seats = found
-        game = registry.get(row.game)
-        if game is None:
-            raise errors.PlatformError(
-                503, "unknown_game", f"this server no longer hosts the game {row.game!r}"
-            )
-        room = self._rooms.setdefault(
-            code,
-            Room(
-                code,
-                row.id,
-                game,
-                options=dict(row.options),
-                seats=seats,
-                timer=row.timer,
-                rematch=row.rematch,
-            ),
-        )
+        room = self._rooms.setdefault(code, found)
         metrics.rooms_live(len(self._rooms))
         return room
 
@@ -82,6 +106,27 @@ class RoomCache:
         room = self._rooms.pop(code, None)
         metrics.rooms_live(len(self._rooms))
         return room
+
+    def trim(self, now: float | None = None) -> int:
+        """Drop the views cached for the current version of every room unused for a
+        quarter of `idle_seconds` (they are built again when needed): a room whose players
+        think for a while keeps its game, not a serialised view per seat. Returns how many
+        rooms were trimmed."""
+        now = time.monotonic() if now is None else now
+        after = self.idle_seconds / 4
+        trimmed = 0
+        for room in self._rooms.values():
+            live = room.live
+            if (
+                live is not None
+                and (live.views or live.public is not None)
+                and now - room.used >= after
+                and not room.lock.locked()
+            ):
+                live.views = {}
+                live.public = None
+                trimmed += 1
+        return trimmed
 
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Forget the rooms idle for `idle_seconds`; returns their codes."""
@@ -97,6 +142,7 @@ class RoomCache:
             and not hub.connections(code)
             and not self.keep(code)
         ]
+        self.trim(now)
         for code in gone:
             del self._rooms[code]
             metrics.room_evicted()

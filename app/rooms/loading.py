@@ -22,7 +22,7 @@ from sqlalchemy import Connection
 
 from app.games.base import Game, RuleError
 from app.rooms import views
-from app.rooms.model import LiveGame, Messages, Room, Viewer, seat_info
+from app.rooms.model import LiveGame, Messages, Room, SeatInfo, Viewer, seat_info
 from app.store import repo
 
 log = logging.getLogger(__name__)
@@ -41,10 +41,15 @@ def replay_rows(game: Game, state: Any, rows: Iterable[Any], live: LiveGame | No
             live.remember(row.seat, row.command_id)
 
 
-def load(conn: Connection, room: Room, game_id: int) -> LiveGame:
-    """The game as stored: snapshot plus the log rows after it; the seats re-read."""
+def load(
+    conn: Connection, room: Room, game_id: int, seats: list[SeatInfo] | None = None
+) -> LiveGame:
+    """The game as stored: snapshot plus the log rows after it; the seats re-read (unless
+    `seats` were just read on the same connection)."""
     stored = repo.game_snapshot(conn, game_id=game_id)
-    room.seats = [seat_info(s) for s in repo.seats_of(conn, room_id=room.room_id)]
+    if seats is None:
+        seats = [seat_info(s) for s in repo.seats_of(conn, room_id=room.room_id)]
+    room.seats = seats
     game = room.game
     live = LiveGame(
         game_id,
@@ -122,4 +127,10 @@ def current(
         room.seats = [seat_info(s) for s in repo.seats_of(conn, room_id=room.room_id)]
         return views.lobby_view(room, viewer, row.options), 0
     live = sync(conn, room, game_row.id, game_row.version, wanted, out)
-    return views.view_bytes(room, live, viewer), live.version
+    cached = viewer in live.views
+    data = views.view_bytes(room, live, viewer)
+    if not cached:
+        # A socket's first view (or a resync) is its own: kept in `live.views` it would
+        # stay with every idle room until the next version (~4-16 KB per seat).
+        del live.views[viewer]
+    return data, live.version
