@@ -69,6 +69,9 @@ def test_french_cards_are_translated_and_english_ones_are_the_packs() -> None:
     )
     # The client's strings come with the French content, not with the English one.
     assert en["messages"] == {}
+    # A district's title and the district in a sentence are two messages.
+    assert fr["messages"]["district title\x04Yurg's Excursions"] == "Excursions de Yurg"
+    assert fr["messages"]["Yurg's Excursions"] == "les Excursions de Yurg"
     assert fr["messages"][
         "You bump locked slot {slot}: a {die} goes to the action pool."
     ].startswith("Vous délogez")
