@@ -56,8 +56,9 @@ class CommandPath:
         self.fanout = fanout
         self.after = after
         self.on_done = on_done
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._starting = 0  # pushes scheduled whose task is not created yet
+        self._pending = 0  # versions whose push is scheduled and not done
+        self._idle = asyncio.Event()  # set when none is
+        self._idle.set()
 
     # --- the live game ------------------------------------------------------------------
 
@@ -243,34 +244,31 @@ class CommandPath:
             raise
 
     def _publish(self, room: Room, live: LiveGame, events: list[dict[str, Any]]) -> None:
-        """Push the new version (a task that releases the room's lock when done), started
-        one turn of the event loop later: the sender's ack, queued on its socket when
-        `run` returns, is written before this version's views are built."""
+        """Push the new version (a callback that releases the room's lock when done), run
+        two turns of the event loop later: the sender's ack, queued on its socket when
+        `run` returns, is written (its socket's writer wakes one turn later) before this
+        version's views are built. A plain callback, not a task: pushing never waits."""
         loop = asyncio.get_running_loop()
-        self._starting += 1
+        self._pending += 1
+        self._idle.clear()
+        loop.call_soon(loop.call_soon, self._push, room, live, events)
 
-        def start() -> None:
-            self._starting -= 1
-            task = loop.create_task(self._push(room, live, events), name=f"views-{room.code}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-        loop.call_soon(start)
-
-    async def _push(self, room: Room, live: LiveGame, events: list[dict[str, Any]]) -> None:
+    def _push(self, room: Room, live: LiveGame, events: list[dict[str, Any]]) -> None:
         try:
-            self.fanout.version(room, live, events)
-        except Exception:
-            log.exception("room %s: pushing version %d failed", room.code, live.version)
+            try:
+                self.fanout.version(room, live, events)
+            except Exception:
+                log.exception("room %s: pushing version %d failed", room.code, live.version)
+            finally:
+                room.lock.release()
+            self.p.publish(room.code, {"t": "v", "v": live.version})
+            self.after(room)
         finally:
-            room.lock.release()
-        self.p.publish(room.code, {"t": "v", "v": live.version})
-        self.after(room)
+            self._pending -= 1
+            if not self._pending:
+                self._idle.set()
 
     async def drain(self) -> None:
         """Wait for the views being pushed (shutdown, tests)."""
-        while self._tasks or self._starting:
-            if self._tasks:
-                await asyncio.gather(*list(self._tasks), return_exceptions=True)
-            else:
-                await asyncio.sleep(0)
+        if self._pending:
+            await self._idle.wait()

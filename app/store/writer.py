@@ -107,6 +107,11 @@ def _set(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
+def _set_all(answers: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    for future, ok, value in answers:
+        _set(future, ok, value)
+
+
 class Writer:
     """The process's writer thread (started lazily on first use).
 
@@ -238,8 +243,14 @@ class Writer:
                 self._answer(item, False, error)
             return
         self._batch_done(len(items))
+        # One wake-up of each waiting loop for the whole group (not one per record).
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]]
+        by_loop = {}
         for item, outcome in zip(items, outcomes, strict=True):
-            self._answer(item, True, outcome)
+            by_loop.setdefault(item.loop, []).append((item.future, True, outcome))
+        for loop, answers in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(_set_all, answers)
 
     def _batch_done(self, size: int) -> None:
         if self.on_batch is not None:
