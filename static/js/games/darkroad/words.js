@@ -13,17 +13,17 @@ export const GOOD_LETTER = { weapon: "W", armor: "A", potion: "P", staff: "S", b
 /** Each good's words: its name, upgraded, with its article, and counted. */
 const GOODS = {
   weapon: { name: () => t("weapon"), up: () => t("upgraded weapon"), a: () => t("a weapon"), aUp: () => t("an upgraded weapon"),
-    n: (n) => tn("{n} weapon", "{n} weapons", n), letter: () => t("W") },
+    n: (n) => tn("{n} weapon", "{n} weapons", n), letter: () => tp("good letter", "W") },
   armor: { name: () => t("armor"), up: () => t("upgraded armor"), a: () => t("an armor"), aUp: () => t("an upgraded armor"),
-    n: (n) => tn("{n} armor", "{n} armors", n), letter: () => t("A") },
+    n: (n) => tn("{n} armor", "{n} armors", n), letter: () => tp("good letter", "A") },
   potion: { name: () => t("potion"), up: () => t("upgraded potion"), a: () => t("a potion"), aUp: () => t("an upgraded potion"),
-    n: (n) => tn("{n} potion", "{n} potions", n), letter: () => t("P") },
+    n: (n) => tn("{n} potion", "{n} potions", n), letter: () => tp("good letter", "P") },
   staff: { name: () => t("staff"), up: () => t("upgraded staff"), a: () => t("a staff"), aUp: () => t("an upgraded staff"),
-    n: (n) => tn("{n} staff", "{n} staves", n), letter: () => t("S") },
+    n: (n) => tn("{n} staff", "{n} staves", n), letter: () => tp("good letter", "S") },
   book: { name: () => t("book"), up: () => t("upgraded book"), a: () => t("a book"), aUp: () => t("an upgraded book"),
-    n: (n) => tn("{n} book", "{n} books", n), letter: () => t("B") },
+    n: (n) => tn("{n} book", "{n} books", n), letter: () => tp("good letter", "B") },
   instrument: { name: () => t("instrument"), up: () => t("upgraded instrument"), a: () => t("an instrument"), aUp: () => t("an upgraded instrument"),
-    n: (n) => tn("{n} instrument", "{n} instruments", n), letter: () => t("I") },
+    n: (n) => tn("{n} instrument", "{n} instruments", n), letter: () => tp("good letter", "I") },
   upgrade: { name: () => t("hidden compartment"), up: () => t("hidden compartment"), a: () => t("a hidden compartment"), aUp: () => t("a hidden compartment"),
     n: (n) => tn("{n} hidden compartment", "{n} hidden compartments", n), letter: () => "+" },
 };
