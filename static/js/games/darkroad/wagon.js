@@ -169,8 +169,10 @@ export function renderPlayers(root, ctx) {
     if (p.commissions.length) line.push(t("Commissions: {towns}", { towns: p.commissions.map((x) => words.town(words.commissions[x]?.town)).join(", ") }));
     if (p.companions.length) line.push(t("Companions: {companions}", { companions: p.companions.map((x) => words.companion(x.id)).join(", ") }));
     const steedsText = p.steeds.map((x) => words.steed(x)).join(", ");
-    line.push(p.upgrades.length ? t("Steed: {steeds}; upgrades: {upgrades}", { steeds: steedsText, upgrades: p.upgrades.map((u) => words.upgrade(u)).join(", ") })
-      : t("Steed: {steed}", { steed: steedsText }));
+    const n = p.steeds.length;
+    line.push(p.upgrades.length
+      ? tn("Steed: {steeds}; upgrades: {upgrades}", "Steeds: {steeds}; upgrades: {upgrades}", n, { steeds: steedsText, upgrades: p.upgrades.map((u) => words.upgrade(u)).join(", ") })
+      : tn("Steed: {steeds}", "Steeds: {steeds}", n, { steeds: steedsText }));
     card.append(h("div", { class: "dr-player-body" }, miniStorage(words, p), h("div", { class: "small dr-player-lines" }, ...line.map((l) => h("p", { text: l })))));
     root.append(card);
   }
