@@ -416,12 +416,14 @@ def test_a_whole_turn_with_the_keyboard_alone(
     to get back); the 'New offer' tab has tabindex=-1; Escape does not close dialogs that
     have a 'Look at the board first' way out." A draft pick, a move on the map, an action
     and the end of the turn with Tab, arrows, Enter and Space only: the server's version
-    advances each time and focus is never lost to <body>."""
+    advances each time and focus is never lost to <body>. In the dark theme, with axe."""
     server = server_factory(env=FAST).start()
     api = Api(server.url)
     api.setup(2, two_player_market=False)
     problems: list[str] = []
-    page = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+    # In the dark theme (prefers-color-scheme): the page's colours come from base.css's
+    # custom properties, and axe checks them too.
+    page = watch(browser.new_context(viewport=LAPTOP, color_scheme="dark").new_page(), problems)
     open_seat(page, api, 0)
 
     # The draft dialog: Escape lets the board be seen first, "Make your choice" brings it back.
@@ -450,6 +452,8 @@ def test_a_whole_turn_with_the_keyboard_alone(
     expect(page.get_by_test_id("version")).to_have_text(str(version), timeout=10_000)
     view = api.view(0)
     assert not view["turn"].get("pending") and view["turn"]["actions_left"] >= 2, view["turn"]
+    no_violations(page, "laptop, dark theme, a turn")
+    screens(page, "a11y-karanor-dark-laptop")
 
     # The "New offer" tab is reachable: the tab list is one Tab stop, the arrows change tab.
     page.locator("body").focus()

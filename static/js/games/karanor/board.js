@@ -51,6 +51,14 @@ export class Board {
 
   // --- static layers -------------------------------------------------------------
 
+  /** Each mark's <title> also as its data-tip: the name shows on a tap (a touch screen
+   *  never shows an SVG title). */
+  tipMarks(layer) {
+    for (const title of layer.querySelectorAll(":scope > g > title, :scope > g > g > title, .plaza title")) {
+      title.parentElement.setAttribute("data-tip", title.textContent);
+    }
+  }
+
   build() {
     const { width, height } = this.map;
     // A group, not an image: the move targets inside are buttons (an image's content is
@@ -120,6 +128,8 @@ export class Board {
       marks.append(s("text", { x, y: y + 36, class: `terr-name${ter.kind === "city" ? " city-name" : ""}`, text: ter.name }));
     }
     svg.append(marks);
+    this.tipMarks(sea);
+    this.tipMarks(marks);
 
     this.dynamic = s("g", { class: "dynamic" });
     svg.append(this.dynamic);
@@ -221,6 +231,7 @@ export class Board {
       });
     }
 
+    this.tipMarks(g);
     this.drawTargets(moves || [], view, disabled);
   }
 
