@@ -290,7 +290,8 @@ class RoomPage {
       title ? h("strong", { class: "notice-title", text: title }) : null,
       text ? h("p", { text }) : null,
       lines ? h("ul", {}, ...lines.map((l) => h("li", { text: l }))) : null),
-    h("button", { type: "button", class: "notice-close", "aria-label": t("Dismiss"), onclick: () => node.remove() }, "×"));
+    h("button", { type: "button", class: "notice-close", "aria-label": t("Dismiss"), "data-tip": t("Dismiss"),
+      onclick: () => node.remove() }, "×"));
     this.notices.append(node);
     while (this.notices.children.length > 4) this.notices.firstElementChild.remove();
     return node;

@@ -123,7 +123,7 @@ export function toast(message, kind = "info", ms = 5000) {
   if (!box) return;
   const node = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : null },
     h("span", { text: message }),
-    h("button", { type: "button", class: "toast-close", "aria-label": t("Dismiss"),
+    h("button", { type: "button", class: "toast-close", "aria-label": t("Dismiss"), "data-tip": t("Dismiss"),
       onclick: () => node.remove() }, "×"));
   box.append(node);
   setTimeout(() => node.remove(), ms);
@@ -176,8 +176,10 @@ export function tapTips() {
   const tipOf = (target) => (target instanceof Element ? target.closest("[data-tip]") : null);
   document.addEventListener("pointerdown", (e) => {
     const el = tipOf(e.target);
-    if (el && e.pointerType !== "mouse") show(el, 2500);
-    else if (!el) hide();
+    // A tap on a control acts (its words are on it); a tap on anything else names it.
+    const acts = el?.closest("button, a[href], input, select, [role=button], [data-command]");
+    if (el && !acts && e.pointerType !== "mouse") show(el, 2500);
+    else hide();
   }, { passive: true });
   document.addEventListener("pointerover", (e) => {
     if (e.pointerType !== "mouse") return;
