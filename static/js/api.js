@@ -1,5 +1,5 @@
 // HTTP calls of docs API.md. Errors become ApiError with the server's code and message.
-import { addMessages, lang } from "./i18n.js";
+import { addMessages, lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -20,7 +20,7 @@ export async function api(method, path, { body, token } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
-    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+    throw new ApiError(0, "network", t("The server cannot be reached. Check your connection."));
   }
   const text = await response.text();
   let data = null;
@@ -29,7 +29,7 @@ export async function api(method, path, { body, token } = {}) {
     const err = data && data.error;
     const detail = data && typeof data.detail === "string" ? data.detail : null;
     throw new ApiError(response.status, err ? err.code : `http_${response.status}`,
-      err ? err.message : detail || `The server answered ${response.status}.`);
+      err ? err.message : detail || t("The server answered {status}.", { status: response.status }));
   }
   return data;
 }

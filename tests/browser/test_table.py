@@ -323,6 +323,7 @@ def took_something(events: list[dict[str, Any]], victim: int) -> bool:
     )
 
 
+@pytest.mark.timeout(600)  # three pages follow up to a whole 30-prestige game
 def test_attack_notice_moves_and_log(
     server_factory: Callable[..., ServerProcess], browser: Browser
 ) -> None:

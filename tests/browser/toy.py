@@ -139,8 +139,8 @@ class CountToTen:
             return None
         return BotMove(seat, self.legal_actions(state, seat)[0])
 
-    def catalogue(self) -> dict[str, Any]:
-        return {"game": self.id}
+    def catalogue(self, lang: str) -> dict[str, Any]:
+        return {"game": self.id, "lang": lang, "messages": {}}
 
 
 GAME = CountToTen()
