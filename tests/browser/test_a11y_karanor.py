@@ -351,8 +351,16 @@ def test_axe_on_the_game_and_end_pages_laptop_and_phone_in_french(
     # On to Ana's turn.
     rng = random.Random(7)
     version = api.play(rng, lambda v: v["turn"]["phase"] != "draft" and v["turn"]["seat"] == 0)
+    # Offers in the timeline: one withdrawn (a finished offer: its faded labels once had a
+    # contrast of 3.35:1) and one open to Ana.
+    gift = {"type": "offer", "to": [0], "give": {}, "want": {"gold": 1}, "note": "une faveur ?"}
+    api.send(1, gift)
+    first = max(o["id"] for o in api.view(1)["offers"])
+    api.send(1, {"type": "withdraw", "offer": first})
+    version = api.send(2, gift)
     for page in (laptop, phone):
         expect(page.get_by_test_id("version")).to_have_text(str(version), timeout=15_000)
+    expect(laptop.locator("[data-testid=offer][data-status=withdrawn]")).to_have_count(1)
     expect(laptop.locator("#modal[open]")).to_have_count(0)
     no_violations(laptop, "laptop, a turn")
     no_violations(phone, "phone (fr), another's turn")
