@@ -144,6 +144,18 @@ RENDER = """async ({entries, players, lang}) => {
       out.push({ kind: "offer", type: `offer${o.id}`, seat, text: node.textContent });
     }
   }
+  // A quest you cannot complete now: its option greyed, with the reason.
+  const { renderHand } = await import("/static/js/games/karanor/panels.js");
+  const qid = Object.keys(content.catalogue.quests).find((id) => content.catalogue.quests[id].place);
+  const me = { ...players[0], position: "nowhere", gold: 0, resources: {} };
+  const view = { seat: 0, players: [me], status: "playing", turn: { seat: 0, phase: "action", actions_left: 3 },
+    private: { quests: [qid], business_cards: [], black_market: [], quest_limit: 3 }, legal_actions: [], board: {} };
+  words.setView(view);
+  const hand = document.createElement("section");
+  renderHand(hand, { view, words, content, busy: false, send: () => {} });
+  const greyed = hand.querySelector("[data-testid=quest-unavailable]");
+  out.push({ kind: "quest", type: "quest", seat: 0, place: words.place(content.catalogue.quests[qid].place),
+    text: greyed?.disabled ? hand.querySelector(".why-not").textContent : null });
   return out;
 }"""
 
@@ -218,6 +230,11 @@ def test_every_log_event_reads_right_for_you_and_for_others_in_both_languages(
     closed = [x["text"] for x in en if x["kind"] == "closed"]
     assert "Trading is closed: you reached the final prestige" in " ".join(closed)
     assert not any("You reached" in x for x in closed)
+    # Issue 17: "quest options you cannot afford shown greyed with the reason".
+    quest_en = next(x for x in en if x["kind"] == "quest")
+    quest_fr = next(x for x in fr if x["kind"] == "quest")
+    assert quest_en["text"] == f"You must be at {quest_en['place']}.", quest_en
+    assert quest_fr["text"] == f"Vous devez être à {quest_fr['place']}.", quest_fr
     lines = [x["text"] or "" for x in en]
     assert any(re.fullmatch(r"Bo played .+ on you \(wood\)\.", x) for x in lines)
     assert any(re.fullmatch(r"Bo played .+ on Ana \(wood\)\.", x) for x in lines)
