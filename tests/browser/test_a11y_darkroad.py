@@ -449,3 +449,38 @@ def test_the_rules_help_in_both_languages_names_every_icon(
         assert name in fr, name
     assert "Ringway" in en and "Anneau" in fr and "13" in fr
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.timeout(300)
+def test_the_rules_page_shows_the_dark_road_help_and_names_board_marks_on_a_tap(
+    server_factory: Callable[..., ServerProcess],
+    browser: Browser,
+    screens: Callable[..., None],
+) -> None:
+    server = server_factory(env=FAST).start()
+    darkroad_hosted(server.url)
+    problems: list[str] = []
+    page = watch(browser.new_context(locale="fr-FR", **DEVICES["phone"]).new_page(), problems)
+    page.goto(server.url + "/rules/darkroad")
+    expect(page.locator("#rules-body[data-ready='1']")).to_be_attached(timeout=15_000)
+    body = page.locator("#rules-body")
+    expect(body).to_contain_text("L'Anneau et ses quartiers")
+    expect(body).to_contain_text("Quartz ardent")
+    # The chips keep an icon's size (the help brings its style sheet).
+    box = body.locator("svg.good-chip").first.bounding_box()
+    assert box and box["width"] <= 32, box
+    found = axe_violations(page)
+    assert not found, "rules page:\n" + "\n".join(found)
+    no_sideways_scroll(page, PHONE["width"])
+    screens(page, "fr-phone-darkroad-rules", full_page=True)
+    page.context.close()
+    # On the game page a tap on a board mark (no control) names it in a bubble.
+    api = new_room(server.url, options={"max_players": 1})
+    start(api)
+    page = open_game(browser, api, problems, locale="fr-FR", **DEVICES["phone"])
+    mark = page.locator(".dr-board-svg .dr-round[data-tip]").first
+    expect(mark).to_have_attribute("data-tip", re.compile(r"^Manche 1"))
+    mark.tap()
+    expect(page.locator("#tip-bubble")).to_be_visible()
+    expect(page.locator("#tip-bubble")).to_contain_text("Manche 1")
+    assert not problems, "\n".join(problems)

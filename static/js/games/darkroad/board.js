@@ -503,6 +503,10 @@ export class Board {
 
   enablePanZoom() {
     const el = this.container;
+    // A press on the board is a pan, a pick or a tap that names a mark: it does not move
+    // keyboard focus to the page (the shell's <main tabindex=-1>), which would close the
+    // name bubble the tap just opened.
+    el.addEventListener("mousedown", (e) => { if (!e.target.closest?.("[role=button]")) e.preventDefault(); });
     const pointers = new Map();
     let last = null;
     let pinch = null;

@@ -9,6 +9,9 @@ import { districtTitle, steps, Words } from "./words.js";
 
 /** Draw the rules help into `root` (content: /api/games/darkroad/content?lang=...). */
 export function renderHelp(root, content) {
+  // This folder's style sheet (the rules page is not the game page that loads it).
+  const css = new URL("./darkroad.css", import.meta.url).href;
+  if (!document.querySelector(`link[rel=stylesheet][href="${css}"]`)) document.head.append(h("link", { rel: "stylesheet", href: css }));
   const words = new Words(content);
   const sec = (id, title, ...body) => h("section", { class: "dr-help-sec", "aria-labelledby": `dr-help-${id}` },
     h("h2", { id: `dr-help-${id}`, text: title }), ...body);
@@ -28,9 +31,9 @@ export function renderHelp(root, content) {
 
     sec("dice", t("Dice"),
       list([
-        [dieChip(3, "night", t("Night die")), " ", t("Night dice: your main reserve, the locked slots and the action pool.")],
-        [dieChip(5, "illuminated", t("Illuminated die")), " ", t("Illuminated dice: at most 2 in your special reserve; they move your wagon and open buildings; each one unused at the end is worth 1 victory point.")],
-        [dieChip(4, "travel", t("Travel die")), " ", t("Travel dice: rolled for a caravan; each traveller takes one and gains what the event card shows for its face.")],
+        [sized(dieChip(3, "night", t("Night die"))), " ", t("Night dice: your main reserve, the locked slots and the action pool.")],
+        [sized(dieChip(5, "illuminated", t("Illuminated die"))), " ", t("Illuminated dice: at most 2 in your special reserve; they move your wagon and open buildings; each one unused at the end is worth 1 victory point.")],
+        [sized(dieChip(4, "travel", t("Travel die"))), " ", t("Travel dice: rolled for a caravan; each traveller takes one and gains what the event card shows for its face.")],
       ])),
 
     sec("ringway", t("The Ringway and its districts"),
@@ -53,7 +56,7 @@ export function renderHelp(root, content) {
     sec("storage", t("The storage grid"),
       p(t("Every good has a shape. A new good must find room on your wagon's grid (a hero you carry holds one more good); you may turn it and rearrange what is stored. If it does not fit, discard something. With the keyboard: focus the grid, move the good with the arrow keys, R turns it, Enter places it, Escape lets go.")),
       h("div", { class: "dr-help-goods" }, ...content.board.goods.map((g) => h("span", { class: "dr-help-icon" },
-        goodChip(g.id, words.goodTitle(g.id)), " ", words.goodTitle(g.id))))),
+        sized(goodChip(g.id, words.goodTitle(g.id))), " ", words.goodTitle(g.id))))),
 
     sec("end", t("End of the game and scoring"),
       p(t("After the final travel, deeds are revealed and add their coins, prestige or victory points. Your score is the lower of your coins and your prestige, plus your victory points (deeds, unused illuminated dice, the hidden compartment). Ties are broken by the value of what you discarded, then loyal gifts, then commissions, then heroes delivered."))),
@@ -75,6 +78,13 @@ export function renderHelp(root, content) {
         [h("span", { class: "dr-help-swatch dr-help-last", "aria-hidden": "true" }), " ", t("Dashed outline in a seat's colour: the last thing that merchant did")],
       ]))));
   return root;
+}
+
+/** A chip of the help drawn at a fixed size (with or without the style sheet). */
+function sized(svg, px = 24) {
+  svg.setAttribute("width", String(px));
+  svg.setAttribute("height", String(px));
+  return svg;
 }
 
 function legendIcon(text, cls = "") {

@@ -133,6 +133,20 @@ export function mount(shell, root, content) {
     if (next) next.focus({ preventScroll: true });
   };
 
+  // Names on touch: what a mouse reads in a tooltip (an SVG <title>, an HTML title) is
+  // also a data-tip, which the shell shows on a tap (tapTips in util.js). Controls keep
+  // theirs to themselves: a tap on them acts.
+  const CONTROL = "button, a[href], input, select, [role=button], [data-command]";
+  const tipify = () => {
+    for (const title of root.querySelectorAll("svg title")) {
+      const owner = title.parentElement;
+      if (owner && !owner.closest(CONTROL) && title.textContent) owner.setAttribute("data-tip", title.textContent);
+    }
+    for (const el of root.querySelectorAll("[title]")) {
+      if (!el.closest(CONTROL) && el.getAttribute("title")) el.setAttribute("data-tip", el.getAttribute("title"));
+    }
+  };
+
   const game = {
     ownSeats: true, // the merchants' panels carry the shell's seat tools (bots, timer, host)
     render(view, events) {
@@ -169,6 +183,7 @@ export function mount(shell, root, content) {
       if (events && view.board.travel && (seenVersion === null || view.version > seenVersion + 1)) syncCaravan(view);
       if (events) seenVersion = view.version;
       caravan.render(el.caravan, view, words);
+      tipify();
       restoreFocus();
     },
     describe(event, view) {
