@@ -359,6 +359,7 @@ def deed_text(tr: Translator, deed: Deed, content: Content) -> str:
 
 def localise(data: dict[str, Any], content: Content, tr: Translator) -> dict[str, Any]:
     """The client catalogue's cards with their texts in `tr`'s language."""
+    data["title"] = tr.gettext("Merchants of the Dark Road")
     for good in data["board"]["goods"]:
         good["name"] = known(tr, good["name"])
     for part in ("buildings", "upgrades"):

@@ -69,6 +69,10 @@ def test_french_cards_are_translated_and_english_ones_are_the_packs() -> None:
     )
     # The client's strings come with the French content, not with the English one.
     assert en["messages"] == {}
+    assert (en["title"], fr["title"]) == (
+        "Merchants of the Dark Road",
+        "Marchands de la Route sombre",
+    )
     # A district's title and the district in a sentence are two messages.
     assert fr["messages"]["district title\x04Yurg's Excursions"] == "Excursions de Yurg"
     assert fr["messages"]["Yurg's Excursions"] == "les Excursions de Yurg"
