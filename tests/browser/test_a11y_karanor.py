@@ -383,6 +383,8 @@ def test_axe_on_the_game_and_end_pages_laptop_and_phone_in_french(
     no_violations(phone, "phone (fr), another's turn")
     no_sideways_scroll(phone, PHONE["width"])
     expect(phone.locator("#actions")).to_contain_text("Au tour de Ana")
+    screens(phone, "fr-phone-karanor-game")
+    screens(laptop, "a11y-laptop-karanor-game")
     # The map's labels on a laptop: at least 11 px on screen (they were about 8).
     smallest = laptop.evaluate(
         """() => Math.min(...[...document.querySelectorAll('.terr-name')].map((n) =>
@@ -392,8 +394,6 @@ def test_axe_on_the_game_and_end_pages_laptop_and_phone_in_french(
     # An icon's name on a tap (a touch screen shows no title): the gold of Bo's panel.
     phone.locator(".player.me .stats .amount-gold svg").tap()
     expect(phone.locator("#tip-bubble")).to_have_text("or")
-    screens(phone, "fr-phone-karanor-game")
-    screens(laptop, "a11y-laptop-karanor-game")
     # The rest of the game, then the end page.
     version = api.play(rng, lambda v: v["status"] == "finished")
     for page, seat in ((laptop, 0), (phone, 1)):
