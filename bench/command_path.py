@@ -1,6 +1,7 @@
 """The command path in-process: CPU milliseconds per command of the rooms service.
 
     python bench/command_path.py REPO_ROOT [ROOMS] [COMMANDS]
+    python bench/command_path.py REPO_ROOT writer [DATABASE_URL]   # the writer alone
 
 R Karanor rooms x 4 seats on a temporary SQLite file, a fake socket on every seat
 (each gets every view), each room's driver sending a random legal command of its
@@ -20,8 +21,9 @@ import tempfile
 import time
 
 root = sys.argv[1] if len(sys.argv) > 1 else "."
-rooms_n = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-commands_n = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
+writer_only = len(sys.argv) > 2 and sys.argv[2] == "writer"
+rooms_n = int(sys.argv[2]) if len(sys.argv) > 2 and not writer_only else 20
+commands_n = int(sys.argv[3]) if len(sys.argv) > 3 and not writer_only else 2000
 sys.path.insert(0, os.path.abspath(root))
 os.chdir(root)
 
@@ -120,4 +122,51 @@ async def main() -> None:
     engine.dispose()
 
 
-asyncio.run(main())
+async def writer_main(url: str | None) -> None:
+    """The store's writer alone: 20 games, 300 rounds of one record per game queued at
+    once (groups of 20; a snapshot every 20th version), SQLite NORMAL (no fsync cost) or
+    DATABASE_URL. Prints CPU and wall microseconds per record."""
+    from app.store import repo
+    from app.store.db import write_transaction
+    from app.store.writer import LogRecord, Writer
+
+    if url is None:
+        url = f"sqlite:///{tempfile.mkdtemp(prefix='karanor-writer-')}/k.db"
+    migrate.upgrade(url)
+    engine = create_db_engine(url, sqlite_synchronous="NORMAL")
+    games = []
+    with write_transaction(engine) as conn:
+        for i in range(20):
+            room = repo.insert_room(conn, code=f"W{i}{os.getpid()}", game="karanor", options={})
+            game = repo.insert_game(
+                conn, room_id=room, content_pack="base", options={}, seed=i, snapshot={}
+            )
+            games.append((room, game))
+    events = [{"type": "moved", "seat": 1, "to": 3, "gold": 4}] * 3
+    snapshot = {"big": list(range(500))}
+    writer = Writer(engine)
+    version = dict.fromkeys((g for _, g in games), 0)
+    n = 0
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    for round_ in range(300):
+        pending = []
+        for room, game in games:
+            v = version[game]
+            record = LogRecord(
+                game, room, v, 1, f"c{round_}", {"type": "move", "to": "Kien"}, events,
+                "playing", snapshot if (v + 1) % 20 == 0 else None,
+            )  # fmt: skip
+            pending.append(writer.append(record))
+            version[game] = v + 1
+            n += 1
+        await asyncio.gather(*pending)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    print(f"records={n} cpu_us_per_record={cpu / n * 1e6:.1f} wall_us={wall / n * 1e6:.1f}")
+    writer.stop()
+    engine.dispose()
+
+
+if writer_only:
+    asyncio.run(writer_main(sys.argv[3] if len(sys.argv) > 3 else None))
+else:
+    asyncio.run(main())
