@@ -309,7 +309,7 @@ class _HotSql:
 
 
 def _hot_sql(dialect: Dialect) -> _HotSql:
-    found = _HOT.get(dialect.name)
+    found = _HOT.get((dialect.name, dialect.driver))
     if found is not None:
         return found
     postgres = dialect.name == "postgresql"
@@ -332,11 +332,11 @@ def _hot_sql(dialect: Dialect) -> _HotSql:
             move_snapshot=sql.move_snapshot.replace("?", "%s"),
             insert=sql.insert.replace("?", "%s"),
         )
-    _HOT[dialect.name] = sql
+    _HOT[dialect.name, dialect.driver] = sql
     return sql
 
 
-_HOT: dict[str, _HotSql] = {}
+_HOT: dict[tuple[str, str], _HotSql] = {}  # by (database, driver)
 
 
 def append_events(conn: Connection, records: Sequence[LogRow]) -> list[bool]:
