@@ -8,7 +8,8 @@ In-process, no server: a real `RoomService` on a fresh database (SQLite file, or
 PostgreSQL schema as in `bench.load`). For each game and each log length L, a room of 4
 people is started and played through the ordinary command path (each move the game's
 own bot would make) until its log holds L commands (Karanor with `end_prestige` 30, the
-longest game; a game that ends first is noted). Then, `--loads` times per room, the room
+longest game; a game that ends first is noted; the default lengths are 19 past a
+snapshot, the longest replay a load can have). Then, `--loads` times per room, the room
 is evicted (`RoomService.forget`: what the idle eviction does) and loaded again as the
 next command would load it, timed on the event loop: the room looked up (`cache.get`)
 and its game rebuilt under the room's lock (`CommandPath.live`: snapshot + the log rows
@@ -251,8 +252,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--lengths",
-        default="0,19,20,100,500,1000,2000",
-        help="log lengths of the rooms, comma-separated (default 0,19,20,100,500,1000,2000)",
+        default="0,19,119,519,1019,2019",
+        # 20k-1 commands: the snapshot (every 20 versions) is 19 commands behind, the
+        # longest replay a load can have.
+        help="log lengths of the rooms, comma-separated (default 0,19,119,519,1019,2019)",
     )
     parser.add_argument("--loads", type=int, default=30, help="cold loads per room (30)")
     args = parser.parse_args(argv)
