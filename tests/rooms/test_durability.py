@@ -2,7 +2,6 @@
 
 import random
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +42,7 @@ def test_kill_9_loses_no_acknowledged_command(serve: Callable[..., ServerProcess
     # A kill while commands are in flight: every acknowledged one survives.
     acked: list[dict[str, Any]] = []
     stop = threading.Event()
+    flowing = threading.Event()  # a few commands acknowledged: the kill lands mid-flood
 
     def flood() -> None:
         with httpx.Client(base_url=server.url, timeout=5) as http:
@@ -54,10 +54,12 @@ def test_kill_9_loses_no_acknowledged_command(serve: Callable[..., ServerProcess
                 if step is None:
                     return
                 acked.append(step)
+                if len(acked) >= 5:
+                    flowing.set()
 
     sender = threading.Thread(target=flood)
     sender.start()
-    time.sleep(0.4)
+    assert flowing.wait(30), f"only {len(acked)} commands acknowledged in 30 s"
     server.kill()
     stop.set()
     sender.join(10)
