@@ -34,6 +34,7 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,13 @@ _VIEW_HEAD = re.compile(rb'\{"type":"view","version":(\d+)')
 _TYPE_HEAD = re.compile(rb'\{"type":"(\w+)"')
 SERVER_CPU = 0
 CLIENT_CPU = 1
+
+
+def no_cookies() -> CookieJar:
+    """A jar that keeps nothing: the generator authenticates every seat by its token, and
+    one client collecting every seat's cookie sends them all with each request until the
+    request head outgrows the server's cap (`--idle` failed past ~200 rooms)."""
+    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
 
 
 def now() -> float:
@@ -542,7 +550,9 @@ async def run_load(
     stats = Stats()
     gen = LoadGenerator(server, args, stats)
     limits = httpx.Limits(max_connections=SETUP_CONCURRENCY * 2)
-    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(
+        base_url=server.url, timeout=60, limits=limits, cookies=no_cookies()
+    ) as http:
         gen.http = http
         t0 = now()
         rooms = await gen.open_rooms(args.rooms, args.seats)
@@ -639,7 +649,9 @@ async def run_idle(server: ServerProcess, args: argparse.Namespace) -> dict[str,
     seats = 4
     rooms_wanted = math.ceil(args.idle / seats)
     limits = httpx.Limits(max_connections=SETUP_CONCURRENCY * 2)
-    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(
+        base_url=server.url, timeout=60, limits=limits, cookies=no_cookies()
+    ) as http:
         gen.http = http
         # Warm the server (imports, first-request caches) with one throwaway room.
         await gen.create_room(seats)
