@@ -35,7 +35,9 @@ WORDS = [
 
 
 class Template:
-    """The view message: `head % (version, version, turn_seat)` + `tail`, built once."""
+    """The view message: `head % (version, version, turn_seat, turn_seat)` + `tail`, built
+    once. It says whose turn it is in `to_act`, as every view of ours does (the generator
+    reads it: without it the generator never sent a command to the baseline)."""
 
     def __init__(self, sample: dict[str, Any] | None, size: int) -> None:
         sample = dict(sample or {})
@@ -44,15 +46,15 @@ class Template:
             {"type": "move", "to": "somewhere"},
             {"type": "harvest"},
         ]
-        for key in ("version", "status", "seat", "turn"):
+        for key in ("version", "status", "seat", "turn", "to_act"):
             sample.pop(key, None)
         head = (
             b'{"type":"view","version":%d,"events":[],"view":{"version":%d,"status":"playing",'
             b'"seat":null,"turn":{"seat":%d,"round":1,"actions_left":4,"phase":"action",'
-            b'"pending":null,"drafted":null},"legal_actions":'
+            b'"pending":null,"drafted":null},"to_act":[%d],"legal_actions":'
         )
         body = orjson.dumps(legal) + b',"rest":' + orjson.dumps(sample)
-        current = len(head % (1000, 1000, 0)) + len(body) + len(b',"pad":""}}')
+        current = len(head % (1000, 1000, 0, 0)) + len(body) + len(b',"pad":""}}')
         self.head = head
         self.tail = body + b',"pad":"' + self._pad(max(0, size - current)).encode() + b'"}}'
         self.size = len(self.message(1000, 0))
@@ -69,7 +71,7 @@ class Template:
         return " ".join(words)[:n]
 
     def message(self, version: int, turn_seat: int) -> bytes:
-        return self.head % (version, version, turn_seat) + self.tail
+        return self.head % (version, version, turn_seat, turn_seat) + self.tail
 
 
 class Room:
