@@ -353,6 +353,33 @@ def cell(page: Page, x: int, y: int, area: str = "main") -> Any:
     )
 
 
+def _piece_point(page: Page, piece: int, under: Any) -> tuple[Any, dict[str, float]]:
+    """The stored good's node and the point, relative to it, over the cell `under`.
+
+    A shape's own box may be mostly empty cells (an L), so the good is clicked on one of
+    its cells; through the locator, Playwright scrolls it into view, waits until it is
+    stable and checks nothing covers that point (a bare mouse click at coordinates taken
+    earlier missed when the page moved in between)."""
+    node = page.locator(f".dr-piece[data-piece='{piece}']")
+    node.scroll_into_view_if_needed()
+    box, at = node.bounding_box(), under.bounding_box()
+    assert box and at
+    return node, {
+        "x": at["x"] - box["x"] + at["width"] / 2,
+        "y": at["y"] - box["y"] + at["height"] / 2,
+    }
+
+
+def click_piece(page: Page, piece: int, under: Any) -> None:
+    node, point = _piece_point(page, piece, under)
+    node.click(position=point)
+
+
+def hover_piece(page: Page, piece: int, under: Any) -> None:
+    node, point = _piece_point(page, piece, under)
+    node.hover(position=point)
+
+
 @pytest.mark.timeout(300)
 def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
     server_factory: Callable[..., ServerProcess], browser: Browser
@@ -444,9 +471,8 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
         if (x, y) != (q["x"], q["y"]) and fits(shapes, pieces, q["id"], q["good"], x, y, q["o"])
     )
     qa, qb = cells(shapes, q["good"], q["o"])[0]
-    at = cell(page, q["x"] + qa, q["y"] + qb).bounding_box()  # under the good's first cell
-    assert at
-    page.mouse.click(at["x"] + at["width"] / 2, at["y"] + at["height"] / 2)
+    expect(page.locator(f".dr-piece.movable[data-piece='{q['id']}']")).to_have_count(1)
+    click_piece(page, q["id"], cell(page, q["x"] + qa, q["y"] + qb))
     expect(page.locator(f".dr-piece.selected[data-piece='{q['id']}']")).to_have_count(1)
     cell(page, dest[0] + qa, dest[1] + qb).click()
     expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]))
@@ -508,6 +534,9 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
         None,
     )
     if drop is not None:
+        page.get_by_test_id("wagon").locator("svg.dr-grid").scroll_into_view_if_needed()
+        # The good is hovered through its locator (scrolled, stable, not covered) first.
+        hover_piece(page, q["id"], cell(page, q["x"] + qa, q["y"] + qb))
         box = cell(page, q["x"] + qa, q["y"] + qb).bounding_box()
         end = cell(page, drop[0] + qa, drop[1] + qb).bounding_box()
         assert box and end
