@@ -162,7 +162,8 @@ def test_stray_is_passed_to_the_left() -> None:
 
 
 def test_grace_takes_a_potion_for_a_deed() -> None:
-    """Grace: "Gain 1 available deed and its bonus. This companion requires a potion"."""
+    """Grace: "Gain 1 available deed and its bonus. This companion requires a potion" (ruling
+    R37: a basic potion if you have one, else an upgraded one)."""
     s, p = _with_companion("grace")
     clear_goods(s, 0)
     with pytest.raises(RuleError):
@@ -171,6 +172,17 @@ def test_grace_takes_a_potion_for_a_deed() -> None:
     deeds = len(p.deeds)
     act(s, 0, A.UseCompanion("grace", "deed", "1"))
     assert len(p.deeds) == deeds + 1 and p.pieces == []
+    s2, p2 = _with_companion("grace")
+    clear_goods(s2, 0)
+    give(s2, 0, "potion", up=True)
+    give(s2, 0, "potion")
+    act(s2, 0, A.UseCompanion("grace", "deed", "1"))
+    assert [(q["good"], q["up"]) for q in p2.pieces] == [("potion", True)]
+    s3, p3 = _with_companion("grace")
+    clear_goods(s3, 0)
+    give(s3, 0, "potion", up=True)
+    act(s3, 0, A.UseCompanion("grace", "deed", "1"))
+    assert p3.pieces == []
 
 
 def test_flicker_makes_the_shortcut_free() -> None:
@@ -190,6 +202,45 @@ def test_cosimo_takes_a_hero_for_an_upgrade() -> None:
     h = p.heroes[0]
     act(s, 0, A.UseCompanion("cosimo", "upgrade_or_dark_market", "upgrade:slot3_upgrade", h))
     assert p.upgrades == ["slot3_upgrade"] and s.decks["heroes"][-1] == h and p.heroes == []
+
+
+def test_cosimo_moves_the_dark_market_marker_exactly_one_space() -> None:
+    """Cosimo: "move the district marker in the dark market 1 space clockwise and gain the
+    benefit shown" (ruling R34: exactly 1 space, and free: not the district's coin a space).
+    From the south start the marker goes west (potion + instrument, ruling R12); from east it
+    goes south, so the only choices are a commission or a deed."""
+    s, p = _with_companion("cosimo", coins=5)
+    clear_goods(s, 0)
+    h = p.heroes[0]
+    assert C.board.dark_market[s.dm_pos].space == "south"
+    picks = {
+        a.pick
+        for a in E.legal_actions(s, 0)
+        if isinstance(a, A.UseCompanion) and a.pick and a.pick.startswith("dark_market:")
+    }
+    assert picks == {"dark_market:None"}  # west's two goods, no choice
+    act(s, 0, A.UseCompanion("cosimo", "upgrade_or_dark_market", "dark_market:None", h))
+    assert C.board.dark_market[s.dm_pos].space == "west"
+    assert _stored(s) == [("instrument", False), ("potion", False)]
+    assert p.coins == 5 and p.heroes == [] and s.decks["heroes"][-1] == h
+    s2, p2 = _with_companion("cosimo")
+    s2.dm_pos = next(i for i, sp in enumerate(C.board.dark_market) if sp.space == "east")
+    picks = {
+        a.pick
+        for a in E.legal_actions(s2, 0)
+        if isinstance(a, A.UseCompanion) and a.pick and a.pick.startswith("dark_market:")
+    }
+    assert picks and all(x[12:].startswith(("commission:", "deed:")) for x in picks)
+    commissions = len(p2.commissions)
+    act(
+        s2,
+        0,
+        A.UseCompanion(
+            "cosimo", "upgrade_or_dark_market", "dark_market:commission:farglen", p2.heroes[0]
+        ),
+    )
+    assert C.board.dark_market[s2.dm_pos].space == "south"
+    assert len(p2.commissions) == commissions + 1
 
 
 def test_steed_brembizant_discount() -> None:
@@ -290,7 +341,8 @@ def test_upgrade_slots() -> None:
 def test_upgrade_lantern_and_storage_and_inventory() -> None:
     """Lantern upgrade: "you do not have to spend a lantern to roll the ruins die"; storage:
     "must stay there ... you may not discard it"; inventory: "gain a second steed of your
-    choice from the unused steed cards" (ruling R21)."""
+    choice from the unused steed cards" (ruling R21; ruling R35: the storage tile is stored
+    like a good and can never be discarded)."""
     s = started(1)
     p = s.players[0]
     p.upgrades = ["lantern_upgrade"]

@@ -6,6 +6,7 @@ import pytest
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
+from app.darkroad.errors import RuleError
 from app.darkroad.view import view
 from tests.darkroad.helpers import C, act, at_activate, clear_goods, give, started, store_all
 
@@ -132,6 +133,58 @@ def test_r32_a_hero_gives_its_bonus_however_it_joins() -> None:
     p.horseshoes = 0
     E._join_hero(s, C, p, h, [])
     assert p.horseshoes == 1
+
+
+def test_r33_an_off_turn_good_is_stored_before_the_caravan_goes_on() -> None:
+    """R33: a good gained on another player's caravan waits in its owner's `incoming` with a
+    `store` choice, answered before the caravan goes on; meanwhile the owner may rearrange
+    (R8: "rearrange the goods in your storage at any time to make room") though it is not
+    their turn."""
+    s = started(2)
+    for p in s.players:
+        p.steeds = ["velvet"]  # no steed changes the travel dice
+    clear_goods(s, 1)
+    pid = give(s, 1, "potion")
+    at_activate(s, 0, 3)
+    s.players[0].lanterns = 3
+    act(s, 0, A.Caravan(0, "shortcut", "farglen"))
+    act(s, 1, A.Join(True))
+    with pytest.raises(RuleError) as e:  # off-turn, with nothing to store: no rearranging
+        act(s, 1, A.Rearrange((pid, 0, 4, 3, 0)))
+    assert e.value.code == "pending_choice" and s.players[1].pieces[0]["x"] != 4
+    event = next(
+        e
+        for e in C.events
+        if len(e.faces[2]) == 1 and e.faces[2][0].good and e.faces[2][0].upgraded
+    )
+    s.travel["event"], s.travel["dice"] = event.id, [2, 2]
+    good = event.faces[2][0].good
+    assert s.pending == [{"kind": "travel_die", "seat": 1}]  # shortcut: the leader's left first
+    act(s, 1, A.TakeTravelDie(2))
+    q = s.players[1]
+    assert q.incoming == [{"good": good, "up": True}] and s.turn_seat == 0
+    assert s.pending == [{"kind": "store", "seat": 1}]
+    with pytest.raises(RuleError) as e:
+        act(s, 0, A.TakeTravelDie(2))
+    assert e.value.code == "pending_choice"
+    act(s, 1, A.Rearrange((pid, 0, 4, 3, 0)))
+    assert (q.pieces[0]["x"], q.pieces[0]["y"]) == (4, 3)
+    act(s, 1, A.PlaceGood())
+    assert (good, True) in [(x["good"], x["up"]) for x in q.pieces] and q.incoming == []
+    assert s.pending == [{"kind": "travel_die", "seat": 0}]
+
+
+def test_r35_the_storage_upgrade_is_worth_one_vp() -> None:
+    """R35: the storage upgrade (no benefit in the rulebook beyond its place in storage) is
+    worth 1 VP at the final scoring; the other upgrades are worth none."""
+    s = started(1)
+    p = s.players[0]
+    p.special, p.deeds = [], []
+    assert E.score(s, C, p)["vp"] == 0
+    p.upgrades = ["lantern_upgrade"]
+    assert E.score(s, C, p)["vp"] == 0
+    p.upgrades = ["storage_upgrade"]
+    assert E.score(s, C, p)["vp"] == 1
 
 
 def test_r36_activations_are_optional() -> None:
