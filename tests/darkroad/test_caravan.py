@@ -56,7 +56,8 @@ def test_others_answer_in_seat_order_and_take_dice() -> None:
 
 def test_choosing_order_by_route() -> None:
     """Step 2: "Dark Road: The leader chooses first, followed by each other traveler in
-    clockwise seating order. Shortcut: The traveler on the leader's left chooses first"."""
+    clockwise seating order. Shortcut: The traveler on the leader's left chooses first"
+    (ruling R23)."""
     s = _caravan(3, "dark_road")
     act(s, 1, A.Join(True))
     act(s, 2, A.Join(True))
@@ -78,7 +79,7 @@ def test_choosing_order_by_route() -> None:
 
 def test_lantern_rerolls_the_remaining_dice() -> None:
     """ "Before a traveler chooses a travel die, they may spend 1 lantern to reroll all
-    remaining travel dice once. They may repeat this multiple times."."""
+    remaining travel dice once. They may repeat this multiple times." (ruling R23)."""
     s = _caravan(2)
     act(s, 1, A.Join(True))
     p = s.players[0]

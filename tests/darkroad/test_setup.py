@@ -56,7 +56,8 @@ def test_buildings_random_or_chosen() -> None:
 def test_player_setup() -> None:
     """Player Setup 13-21: wagon between the Inn and the Bazaar, 5 coins, 3 locked dice at
     1/2/3, 4 in the reserve, 1 illuminated die, 1 deed, 1 horseshoe, a starting good by seat
-    order with 0-3 coins, a starting hero with its bonus, a steed."""
+    order with 0-3 coins, a starting hero with its bonus, a steed (ruling R31: seat 0 is the
+    start player, so the starting goods and coins follow seat order)."""
     s = E.new_game({}, 11, ["a", "b", "c", "d"])
     for p in s.players:
         assert C.board.ringway[p.position] == "inn"
@@ -75,6 +76,8 @@ def test_player_setup() -> None:
 
 
 def test_the_game_starts_when_setup_choices_are_made() -> None:
+    """Setup ends when every player has stored the starting good; round 1 begins with the
+    start player, seat 0 (ruling R31), planning."""
     s = started(3)
     assert s.phase == "play" and s.turn_seat == 0 and s.round == 1 and s.step == "plan"
     assert all(len(p.pieces) == 1 for p in s.players)
