@@ -15,6 +15,20 @@ export function isLoopback(host) {
 
 const $id = (id) => document.getElementById(id);
 
+/**
+ * A link as a QR code in `img` (an SVG the server makes: POST /api/qr); its data-link
+ * says which link it encodes. A note takes its place when there is no code to show.
+ */
+export async function showQr(img, link) {
+  try {
+    const url = await API.qrDataUrl(link);
+    img.src = url;
+    img.dataset.link = link;
+  } catch {
+    img.replaceWith(h("p", { class: "muted small", text: t("No QR code: copy the link instead.") }));
+  }
+}
+
 export class Lobby {
   /**
    * @param {object} app the page controller (code, room, mySeat, refreshRoom(), afterJoin(), socket)
@@ -36,7 +50,8 @@ export class Lobby {
     this.timer = new TimerForm(app.code, { idPrefix: "lobby-timer" });
     this.timer.onSaved = (room) => app.onRoom({ room });
     $id("lobby-timer").append(h("h3", { text: t("Turn timer") }), this.timer.node);
-    $id("room-qr-box").addEventListener("toggle", () => this.showQr(link), { once: true });
+    $id("room-qr-box").addEventListener("toggle", () => showQr($id("room-qr"), link), { once: true });
+    $id("resume-qr-box").addEventListener("toggle", () => this.resumeQr());
     this.warnLoopback();
     $id("copy-resume").addEventListener("click", () => copyText($id("resume-link").value,
       t("Personal link copied"), t("Select and copy the personal link by hand")));
@@ -65,13 +80,13 @@ export class Lobby {
     $id("lobby-rules").hidden = false;
   }
 
-  /** The room link as a QR code, fetched when its box is first opened. */
-  async showQr(link) {
-    try {
-      $id("room-qr").src = await API.qrDataUrl(link);
-    } catch {
-      $id("room-qr").replaceWith(h("p", { class: "muted small", text: t("No QR code: copy the link instead.") }));
-    }
+  /** The personal link as a QR code, once its box is open (and again if the link changes). */
+  resumeQr() {
+    const img = $id("resume-qr");
+    const link = $id("resume-link").value;
+    if (!$id("resume-qr-box").open || !img || !link || this.resumeQrFor === link) return;
+    this.resumeQrFor = link;
+    showQr(img, link);
   }
 
   /** A loopback address in the link: friends cannot open it; show the ones that work. */
@@ -173,5 +188,6 @@ export class Lobby {
     const resume = $id("resume");
     resume.hidden = !(token && mySeat !== null);
     if (token) $id("resume-link").value = `${location.origin}/r/${this.app.code}#token=${token}`;
+    this.resumeQr();
   }
 }
