@@ -5,13 +5,19 @@ few nanoseconds of counter arithmetic and never raises. Every process has its ow
 figures (several processes behind a balancer: scrape each one). The default registry
 also carries the client's process metrics (memory, CPU, open files).
 
+`karanor_errors_total` counts the refusals of the command path (`app/rooms/commands.py`:
+a rule's code, `stale_version`, `not_started`, ...), whichever way the command came (HTTP,
+WebSocket, a bot). Other error answers are not counted: a bad token, a command that does
+not parse (`bad_command`, `unknown_command`) or is rate-limited, a malformed body or
+message, `forbidden_origin`, a lobby refusal.
+
 | metric | type | labels | meaning |
 |---|---|---|---|
 | `karanor_rooms_live` | gauge | | rooms held in this process's memory |
 | `karanor_sockets` | gauge | | open WebSockets |
 | `karanor_commands_total` | counter | `game` | commands accepted (committed and acknowledged) |
 | `karanor_command_seconds` | histogram | `game` | from receiving a command to its acknowledgement |
-| `karanor_errors_total` | counter | `code` | coded errors answered (`stale_version`, ...) |
+| `karanor_errors_total` | counter | `code` | commands refused, by code (see above) |
 | `karanor_writer_batch_size` | histogram | | commands written per group commit |
 | `karanor_room_evictions_total` | counter | | rooms dropped from memory after `room_idle_seconds` |
 """
@@ -35,7 +41,7 @@ COMMAND_SECONDS = Histogram(
     ["game"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
-ERRORS = Counter("karanor_errors", "Coded errors answered to clients.", ["code"])
+ERRORS = Counter("karanor_errors", "Commands refused, by error code.", ["code"])
 WRITER_BATCH = Histogram(
     "karanor_writer_batch_size",
     "Commands written per group commit.",
@@ -66,7 +72,7 @@ def command_done(seconds: float, game: str = "karanor") -> None:
 
 
 def error(code: str) -> None:
-    """A coded error was answered (HTTP or WebSocket)."""
+    """A command was refused with `code` (over HTTP or WebSocket, or a bot's)."""
     ERRORS.labels(code).inc()
 
 
