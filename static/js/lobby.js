@@ -42,7 +42,7 @@ export class Lobby {
     this.joinForm = $id("join-form");
     this.card = $id("host-controls");
     this.optionsTouched = false;
-    this.options = new OptionsForm($id("options-form"), game, ext, { room: app.room });
+    this.options = new OptionsForm($id("options-form"), game, ext, { room: app.room, content: app.content });
     const link = `${location.origin}/r/${app.code}`;
     $id("room-link").value = link;
     $id("copy-link").addEventListener("click", () => copyText(link, t("Room link copied"),
@@ -57,6 +57,8 @@ export class Lobby {
       t("Personal link copied"), t("Select and copy the personal link by hand")));
     $id("options-form").addEventListener("change", () => {
       this.optionsTouched = true;
+      // Half-chosen options (a game's own field says so: setCustomValidity) wait.
+      if (!$id("options-form").checkValidity()) return;
       // Everyone sees the options before the start; the start sends them again.
       this.guard(async () => { await API.setOptions(app.code, this.options.read()); });
     });
@@ -66,7 +68,7 @@ export class Lobby {
       await API.addBot(app.code);
       await app.refreshRoom();
     }));
-    $id("start-game").addEventListener("click", () => this.guard(async () => {
+    $id("start-game").addEventListener("click", () => this.optionsReady() && this.guard(async () => {
       await API.startGame(app.code, this.options.empty ? undefined : this.options.read());
       await app.refreshRoom();
       app.socket.resync();
@@ -87,6 +89,14 @@ export class Lobby {
     if (!$id("resume-qr-box").open || !img || !link || this.resumeQrFor === link) return;
     this.resumeQrFor = link;
     showQr(img, link);
+  }
+
+  /** Whether the options can be sent; if not, the form says what is missing. */
+  optionsReady() {
+    const form = $id("options-form");
+    if (form.checkValidity()) return true;
+    form.reportValidity();
+    return false;
   }
 
   /** A loopback address in the link: friends cannot open it; show the ones that work. */
