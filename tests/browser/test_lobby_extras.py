@@ -1,0 +1,129 @@
+"""The lobby's extras, in Debian's Chromium on the real server: the "Play on another
+device" card shows the seat's resume link as a QR code (the very SVG POST /api/qr makes
+of the link shown), and the Dark Road host chooses the four buildings by name (a fifth
+cannot be ticked; a guest sees the four, read-only), on a phone without sideways
+scrolling, and the game starts with exactly those four.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.helpers.browser import PHONE, no_sideways_scroll, wait_js, watch
+from tests.helpers.server import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+FAST = {
+    "KARANOR_BOT_DELAY_SECONDS": "0",
+    "KARANOR_LOG_LEVEL": "warning",
+    "KARANOR_ROOMS_PER_HOUR": "0",
+}
+CHOSEN = ["surveyor", "icebreaker_harbor", "guildhall", "mansion"]  # none of the first game's
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = ServerProcess(Path(tmp_path_factory.mktemp("server")), env=FAST)
+    server.start()
+    try:
+        games = httpx.get(f"{server.url}/api/games", timeout=10).json()["games"]
+        if "darkroad" not in {g["id"] for g in games}:
+            pytest.skip("this server does not host Merchants of the Dark Road")
+        yield server.url
+    finally:
+        server.kill()
+
+
+def new_room(base: str) -> tuple[str, str]:
+    """A Dark Road room with its host seated: (code, the host's token)."""
+    r = httpx.post(f"{base}/api/rooms", json={"name": "Ann", "game": "darkroad"}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()["code"], r.json()["seat"]["token"]
+
+
+def until(check: Any, timeout: float = 10.0) -> Any:
+    """`check()` once it is truthy (polled), else fail."""
+    deadline = time.monotonic() + timeout
+    while not (value := check()):
+        assert time.monotonic() < deadline, "not true in time"
+        time.sleep(0.1)
+    return value
+
+
+def test_the_resume_card_shows_the_personal_link_as_a_qr_code(base: str, browser: Browser) -> None:
+    code, token = new_room(base)
+    problems: list[str] = []
+    page = watch(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), problems)
+    page.goto(f"{base}/r/{code}#token={token}")
+    link = f"{base}/r/{code}#token={token}"
+    expect(page.locator("#resume-link")).to_have_value(link)
+    qr = page.get_by_test_id("lobby-resume-qr")
+    expect(qr).to_be_hidden()  # fetched when its box is opened
+    page.locator("#resume-qr-box summary").click()
+    expect(qr).to_be_visible()
+    expect(qr).to_have_attribute("data-link", link)
+    src = qr.get_attribute("src") or ""
+    assert src.startswith("data:image/svg+xml"), src[:60]
+    svg = unquote(src.split(",", 1)[1])
+    made = httpx.post(f"{base}/api/qr", json={"text": link}, timeout=10)
+    assert made.status_code == 200 and svg.lstrip().startswith("<svg")
+    assert svg == made.text  # the code of the very link shown (segno is deterministic)
+    wait_js(page, "() => document.getElementById('resume-qr').naturalWidth > 0")
+    assert problems == []
+
+
+def test_the_dark_road_host_chooses_the_four_buildings_on_a_phone(
+    base: str, browser: Browser
+) -> None:
+    code, token = new_room(base)
+    problems: list[str] = []
+    host = watch(browser.new_context(viewport=PHONE, has_touch=True).new_page(), problems)
+    host.goto(f"{base}/r/{code}#token={token}")
+    form = host.get_by_test_id("room-options")
+    picker = form.get_by_test_id("buildings-picker")
+    expect(form.locator("select[name=buildings]")).to_have_value("first_game")
+    expect(picker).to_be_hidden()
+
+    form.locator("select[name=buildings]").select_option("choose")
+    expect(picker).to_be_visible()
+    boxes = picker.get_by_test_id("building-choice")
+    expect(boxes).to_have_count(10)
+    expect(picker).to_contain_text("Queen's Eyes Surveyor")  # by name, from the content
+    for building in CHOSEN[:3]:
+        picker.locator(f"[value={building}]").check()
+    expect(picker.get_by_test_id("buildings-count")).to_have_text("Chosen: 3 of 4")
+    # The fourth by keyboard; then a fifth cannot be ticked.
+    picker.locator(f"[value={CHOSEN[3]}]").focus()
+    host.keyboard.press("Space")
+    expect(picker.locator(f"[value={CHOSEN[3]}]")).to_be_checked()
+    expect(picker.locator("input:disabled")).to_have_count(6)
+    expect(picker.locator("[value=quartz_mine]")).to_be_disabled()
+    assert not picker.locator("[value=quartz_mine]").is_checked()
+    no_sideways_scroll(host, PHONE["width"])
+
+    # The room has them; a guest sees those four, read-only.
+    room = f"{base}/api/rooms/{code}"
+    until(lambda: httpx.get(room, timeout=10).json()["options"]["buildings"] == CHOSEN)
+    guest = watch(browser.new_context(viewport=PHONE).new_page(), problems)
+    guest.goto(f"{base}/r/{code}")
+    shown = guest.get_by_test_id("buildings-picker")
+    expect(shown.locator("label:visible")).to_have_count(4)
+    expect(shown.locator("input:checked:disabled")).to_have_count(4)
+    no_sideways_scroll(guest, PHONE["width"])
+
+    host.get_by_test_id("start-game").click()
+    expect(host.get_by_test_id("board").locator("svg").first).to_be_visible(timeout=15_000)
+    view = httpx.get(
+        f"{room}/view", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    ).json()
+    assert sorted(view["board"]["buildings"]) == sorted(CHOSEN)
+    assert problems == []
