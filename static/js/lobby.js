@@ -3,6 +3,7 @@
 // form is drawn from the game's options schema, with the game module's `lobby` extension.
 import * as API from "./api.js";
 import { OptionsForm } from "./options.js";
+import { showQr } from "./qr.js";
 import { t } from "./i18n.js";
 import { TimerForm } from "./table.js";
 import { clear, copyText, h, playerRange, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
@@ -14,20 +15,6 @@ export function isLoopback(host) {
 }
 
 const $id = (id) => document.getElementById(id);
-
-/**
- * A link as a QR code in `img` (an SVG the server makes: POST /api/qr); its data-link
- * says which link it encodes. A note takes its place when there is no code to show.
- */
-export async function showQr(img, link) {
-  try {
-    const url = await API.qrDataUrl(link);
-    img.src = url;
-    img.dataset.link = link;
-  } catch {
-    img.replaceWith(h("p", { class: "muted small", text: t("No QR code: copy the link instead.") }));
-  }
-}
 
 export class Lobby {
   /**

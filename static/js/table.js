@@ -5,6 +5,7 @@
 import * as API from "./api.js";
 import { t, tn } from "./i18n.js";
 import { cues } from "./notify.js";
+import { showQr } from "./qr.js";
 import { clear, copyText, h, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
 
 // --- time in words -------------------------------------------------------------------
@@ -283,7 +284,6 @@ export class GameMenu {
     this.notes.addEventListener("change", async () => {
       this.notes.checked = await cues.setNotify(this.notes.checked);
     });
-    this.qrFor = null;
   }
 
   open() {
@@ -315,8 +315,7 @@ export class GameMenu {
             t("Select and copy the personal link by hand")) }, t("Copy"))),
         h("p", {}, h("a", { href: link, "data-testid": "resume-link", class: "resume-anchor", text: t("Your personal link") })),
         img);
-      if (this.qrFor !== link) this.qrFor = link;
-      API.qrDataUrl(link).then((url) => { img.src = url; }).catch(() => { img.replaceWith(h("p", { class: "muted small", text: t("No QR code: copy the link instead.") })); });
+      showQr(img, link);
     }
     const host = this.isHost();
     document.getElementById("menu-timer").hidden = !host && !page.room?.timer;
