@@ -9,16 +9,18 @@ pages must raise no Content-Security-Policy violation.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from tests.helpers.browser import wait_js
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 
-LAPTOP = {"width": 1366, "height": 900}
+LAPTOP: ViewportSize = {"width": 1366, "height": 900}
 HOST_NAME = "<img src=x onerror=__xss=1>"  # the name inputs take 32 characters
 GUEST_NAME = '"><svg onload=__xss=2>'
 CHAT = [
@@ -49,6 +51,24 @@ def guarded(browser: Browser, problems: list[str]) -> Page:
         ),
     )
     return page
+
+
+def seat_view(base: str, code: str, token: str) -> Any:
+    r = httpx.get(
+        f"{base}/api/rooms/{code}/view",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def settled(page: Page) -> None:
+    """The page has loaded and every image on it has loaded or failed: an `onerror`
+    payload that got into the page as markup would have fired (its error event comes
+    with the image's failure)."""
+    page.wait_for_load_state("load")
+    wait_js(page, "[...document.images].every((image) => image.complete)")
 
 
 def no_script_ran(page: Page, problems: list[str]) -> None:
@@ -91,19 +111,24 @@ def test_markup_in_names_chat_and_notes_is_text(
         expect(page.get_by_test_id("board").locator("svg")).to_be_visible(timeout=15_000)
         expect(page.locator("body")).to_contain_text(HOST_NAME)
 
-    # The draft, picked in each player's modal, so the chat and offers are reachable.
-    for _ in range(12):
-        opened = [p for p in (host, guest) if p.locator("#modal[open]").count()]
-        if not opened:
-            host.wait_for_timeout(500)
-            if not any(p.locator("#modal[open]").count() for p in (host, guest)):
-                break
-            continue
-        for page in opened:
-            button = page.locator("#modal[open] [data-testid=legal-action]").first
-            if button.count():
-                button.click()
-                page.wait_for_timeout(300)
+    # The draft, each pick made in the picking player's modal, so the chat and offers are
+    # reachable. No bots: only these clicks move the game, so a page showing its seat's
+    # view's version is ready for the pick, and shows the next version once it is taken.
+    tokens = [p.evaluate(f"sessionStorage.getItem('karanor:token:{code}')") for p in (host, guest)]
+    for _ in range(40):
+        picked = False
+        for page, token in zip((host, guest), tokens, strict=True):
+            view = seat_view(base, code, token)
+            if not any(a["type"] == "draft_pick" for a in view["legal_actions"]):
+                continue
+            version = page.get_by_test_id("version")
+            expect(version).to_have_text(str(view["version"]), timeout=10_000)
+            page.locator("#modal[open] [data-testid=legal-action]").first.click()
+            expect(version).to_have_text(str(view["version"] + 1), timeout=10_000)
+            picked = True
+        if not picked:
+            break
+    assert seat_view(base, code, tokens[0])["turn"]["phase"] != "draft"
     for page in (host, guest):
         expect(page.locator("#modal[open]")).to_have_count(0, timeout=10_000)
 
@@ -113,7 +138,7 @@ def test_markup_in_names_chat_and_notes_is_text(
         for page in (host, guest, watcher):
             expect(page.get_by_test_id("chat-message").last).to_contain_text(text)
 
-    token = host.evaluate(f"sessionStorage.getItem('karanor:token:{code}')")
+    token = tokens[0]
     offer = {"type": "offer", "to": None, "give": {"gold": 1}, "want": {}, "note": NOTE}
     r = httpx.post(
         f"{base}/api/rooms/{code}/commands",
@@ -130,5 +155,6 @@ def test_markup_in_names_chat_and_notes_is_text(
     for page in (host, guest, watcher):
         page.reload()
         expect(page.get_by_test_id("chat-message").last).to_contain_text(CHAT[-1], timeout=10_000)
-        page.wait_for_timeout(300)
+        expect(page.get_by_test_id("offer").first).to_contain_text(NOTE, timeout=10_000)
+        settled(page)
         no_script_ran(page, problems)
