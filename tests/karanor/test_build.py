@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 
 from app.karanor.state import Business
-from tests.karanor.scenario import first, kinds, legal, offered, play, put, refuse
+from tests.karanor.scenario import (
+    MINI,
+    after_draft,
+    first,
+    give_turn,
+    kinds,
+    legal,
+    offered,
+    play,
+    put,
+    refuse,
+)
 
 
 @pytest.fixture
@@ -38,7 +49,8 @@ def test_build_pays_cost_places_pawn_and_opens(s):
 
 
 def test_opening_reward_raises_revenue(s):
-    """Build a Business: "Reward on opening this business: Increase your revenue by 1"."""
+    """Build a Business: "Reward on opening this business: Increase your revenue by 1" (R20:
+    businesses move the track)."""
     put(s, 0, gold=2, revenue=3)
     play(s, 0, {"type": "build", "card": "bz_stall"})
     assert s.players[0].revenue == 4 and s.players[0].prestige == 0
@@ -49,6 +61,25 @@ def test_revenue_track_has_a_maximum(s):
     put(s, 0, gold=2, revenue=12)
     play(s, 0, {"type": "build", "card": "bz_stall"})
     assert s.players[0].revenue == 12
+
+
+def test_story_tile_sets_the_starting_revenue_level():
+    """Start of the Adventure: "place your revenue marker on your Home City tile at the level
+    indicated" on the Story tile; the example: "They place their revenue marker at 2, as
+    shown on their Story tile" (R20: the story tile's level is where the track starts, and
+    the revenue phase pays it until a business or a card moves it)."""
+    s = after_draft(6, seed=3)
+    by_story = {p.story: p for p in s.players}
+    assert {MINI.story[k].revenue for k in by_story} == {1, 2, 3}
+    for k, p in by_story.items():
+        assert p.revenue == MINI.story[k].revenue
+    for k, level in (("st_poor", 3), ("st_captain", 2), ("st_rich", 1)):
+        p = by_story[k]
+        assert p.partners == {} and MINI.story[k].revenue == level
+        give_turn(s, p.seat)
+        gold = p.gold
+        events = play(s, p.seat, {"type": "end_turn"})
+        assert first(events, "revenue_phase")["gold"] == level and p.gold == gold + level
 
 
 def test_cannot_build_without_the_cost(s):
@@ -122,7 +153,7 @@ def test_bonus_is_optional(s):
 def test_pick_a_displayed_card_and_refill(s):
     """Build a Business: "choose 1 new Business card from the 3 cards displayed face up ...
     Replace the chosen card with a card from the deck"; Business Cards: "You will always
-    have 2 Business cards in hand"."""
+    have 2 Business cards in hand" (R9: a `business_pick` choice follows every build)."""
     put(s, 0, gold=2)
     play(s, 0, {"type": "build", "card": "bz_stall"})
     display = list(s.business_display)
@@ -153,6 +184,20 @@ def test_no_pick_when_display_and_deck_are_empty(s):
     s.business_display, s.decks["business"], s.discards["business"] = [], [], []
     play(s, 0, {"type": "build", "card": "bz_stall"})
     assert s.pending == [] and s.players[0].business_hand == ["bz_shop"]
+
+
+def test_blind_pick_from_an_empty_deck_reshuffles_the_discards(s):
+    """Build a Business: "or at random from the Business card deck" (R9: an empty deck is
+    refilled from the discarded business cards)."""
+    put(s, 0, gold=2)
+    s.discards["business"], s.decks["business"] = list(s.decks["business"][:2]), []
+    old = set(s.discards["business"])
+    play(s, 0, {"type": "build", "card": "bz_stall"})
+    assert offered(s, 0, {"type": "pick_business", "card": "deck"})
+    play(s, 0, {"type": "pick_business", "card": "deck"})
+    hand = s.players[0].business_hand
+    assert hand[0] == "bz_shop" and hand[1] in old
+    assert s.discards["business"] == [] and set(s.decks["business"]) == old - {hand[1]}
 
 
 def test_pick_refused_for_a_card_not_displayed(s):
