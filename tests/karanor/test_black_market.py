@@ -1,8 +1,10 @@
-"""Black Market Cards (rulebook, Cards and Objects) and ruling R15."""
+"""Black Market Cards (rulebook, Cards and Objects) and rulings R15, R30."""
 
 from __future__ import annotations
 
-from tests.karanor.scenario import give_turn, legal, play, put, refuse, scenario
+from app.karanor import effects as fx
+from app.karanor.content import Reward
+from tests.karanor.scenario import MINI, give_turn, legal, play, put, refuse, scenario
 
 
 def bm_plays(s, seat, card):
@@ -23,8 +25,8 @@ def test_pickpocketing_takes_three_gold_on_the_same_territory(s2):
 
 
 def test_pickpocketing_takes_all_when_fewer(s2):
-    """Pickpocketing: "Take 3 gold coins from them" (a merchant cannot lose more than they
-    own)."""
+    """Pickpocketing: "Take 3 gold coins from them" (R30: a steal takes what the target has,
+    up to the printed amount)."""
     put(s2, 0, position="forest", black_market=["pickpocketing"])
     put(s2, 1, position="forest", gold=2)
     play(s2, 0, {"type": "play_black_market", "card": "pickpocketing", "target": 1})
@@ -54,8 +56,9 @@ def test_any_time_card_played_off_turn(s2):
 
 
 def test_own_turn_card_refused_off_turn(s2):
-    """Black Market Cards: "You only need to respect the usage condition printed on the
-    card": a card for your own turn is refused on another's."""
+    """Black Market Cards: "You only need to respect the usage condition printed on the card": a
+    card for your own turn is refused on another's (R15: any seat may play a card, subject to its
+    `when`)."""
     put(s2, 0, resources={"ore": 1})
     put(s2, 1, black_market=["bm_thief"])
     refuse(
@@ -68,7 +71,7 @@ def test_own_turn_card_refused_off_turn(s2):
 
 def test_off_turn_card_refused_on_own_turn(s2):
     """Black Market Cards: "respect the usage condition printed on the card": a card for
-    another's turn is refused on your own."""
+    another's turn is refused on your own (R15: subject to its `when`)."""
     put(s2, 0, black_market=["bm_fire"])
     put(s2, 1, resources={"wood": 2})
     refuse(
@@ -148,7 +151,8 @@ def test_target_anyone_and_steal_a_named_resource(s3):
 
 def test_diplomat_cannot_be_targeted(s3):
     """Badge Tiles: badges are "bonuses"; the Diplomat shields its owner from black-market
-    effects (passive protect)."""
+    effects (R30: a Diplomat badge shields its owner from every card that targets a
+    player)."""
     put(s3, 0, position="forest", black_market=["pickpocketing", "bm_ambush"])
     put(s3, 1, position="forest", gold=5, badges=["diplomat"])
     refuse(s3, 0, {"type": "play_black_market", "card": "pickpocketing", "target": 1}, "bad_target")
@@ -158,13 +162,30 @@ def test_diplomat_cannot_be_targeted(s3):
 
 def test_lose_actions_shortens_the_targets_next_turn(s2):
     """Black Market Cards are "meant to hinder the progress of the other players": Ambush
-    takes an action from the target's next turn."""
+    takes an action from the target's next turn (R30: lost actions come off the target's
+    next turn)."""
     put(s2, 0, black_market=["bm_ambush"])
     play(s2, 0, {"type": "play_black_market", "card": "bm_ambush", "target": 1})
     assert s2.actions_left == 4
     play(s2, 0, {"type": "end_turn"})
     assert s2.turn_seat == 1 and s2.actions_left == 3
     play(s2, 1, {"type": "end_turn"})
+    play(s2, 0, {"type": "end_turn"})
+    assert s2.actions_left == 4
+
+
+def test_actions_gained_off_turn_come_on_the_next_turn(s2):
+    """R30: "actions gained off-turn are added to your next turn"; gained on your own turn,
+    they are added to this one."""
+    ev: list = []
+    fx.apply_rewards(s2, MINI, s2.players[1], (Reward(extra_actions=1),), ev)
+    assert s2.actions_left == 4 and s2.players[1].bonus_actions == 1
+    fx.apply_rewards(s2, MINI, s2.players[0], (Reward(extra_actions=1),), ev)
+    assert s2.actions_left == 5 and s2.players[0].bonus_actions == 0
+    play(s2, 0, {"type": "end_turn"})
+    assert s2.turn_seat == 1 and s2.actions_left == 5
+    play(s2, 1, {"type": "end_turn"})
+    assert s2.turn_seat == 0 and s2.actions_left == 4
     play(s2, 0, {"type": "end_turn"})
     assert s2.actions_left == 4
 

@@ -1,4 +1,4 @@
-"""The Draft System (rulebook, Setup)."""
+"""The Draft System (rulebook, Setup) and ruling R27."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from tests.karanor.scenario import legal, new, play, refuse
 def test_keep_one_pass_two_to_the_right_then_keep_one_of_two():
     """The Draft System: "They choose one card to keep and pass the remaining 2 cards to
     the player on their right. With the 2 cards received, each player repeats the
-    operation and keeps 1 of the 2"; seat i receives the leftovers of seat i+1."""
+    operation and keeps 1 of the 2" (R27: turns go to the next seat number, your left, so
+    "your right" is seat i-1: seat i receives the leftovers of seat i+1)."""
     s = new(3, seed=4, start_seat=0)
     hands = [list(p.draft_hand) for p in s.players]
     picks = [h[1] for h in hands]  # keep the middle card, to check the order kept
@@ -49,7 +50,8 @@ def test_leftover_cards_are_discarded_and_hands_hold_two():
 
 def test_picks_and_draft_hands_are_secret():
     """Setup: "we advise keeping your Business cards secret until you build them": no
-    other seat's view shows a seat's draft hand nor the card it kept."""
+    other seat's view shows a seat's draft hand nor the card it kept (R27: picks are
+    simultaneous and secret; others see only who has picked)."""
     s = new(3, seed=2, start_seat=0)
     hand0 = list(s.players[0].draft_hand)
     for other in (1, 2, None):
@@ -69,7 +71,7 @@ def test_picks_and_draft_hands_are_secret():
 
 def test_no_turn_action_during_the_draft():
     """Start of the Adventure: the adventure starts "Once setup is complete": no action,
-    end of turn nor trade before the draft is over."""
+    end of turn nor trade before the draft is over (R27: trading opens after the draft)."""
     s = new(2, seed=1, start_seat=0)
     refuse(s, 0, {"type": "work"}, "wrong_phase")
     refuse(s, 0, {"type": "end_turn"}, "wrong_phase")
