@@ -45,8 +45,9 @@ def test_harvest_limited_by_the_supply(s2):
 
 
 def test_harvest_refused_when_supply_empty(s2):
-    """Harvest a Resource: "If the supply pile of a resource is exhausted, that resource can
-    no longer be harvested until the supply is refilled"."""
+    """Harvest a Resource: "If the supply pile of a resource is exhausted, that resource can no
+    longer be harvested until the supply is refilled" (R5: with none left the Harvest is
+    refused)."""
     put(s2, 0, position="orchard")
     s2.supply["fruit"] = 0
     refuse(s2, 0, {"type": "harvest"}, "supply_empty")
@@ -68,6 +69,16 @@ def test_work_gives_one_gold(s2):
     events = play(s2, 0, {"type": "work"})
     assert s2.players[0].gold == 3 and s2.actions_left == 3
     assert events == [{"type": "work", "seat": 0, "gold": 1}]
+
+
+def test_the_bank_never_runs_out_of_gold(s2):
+    """Components: "40 gold coin tokens" (R6: the bank is endless, coins are change: Work
+    and the revenue phase pay even when the merchants already hold far more than 40)."""
+    put(s2, 0, gold=60, revenue=5)
+    put(s2, 1, gold=60)
+    play(s2, 0, {"type": "work"})
+    play(s2, 0, {"type": "end_turn"})
+    assert s2.players[0].gold == 60 + 1 + 5
 
 
 def test_guild_seal_adds_a_gold_to_work(s2):

@@ -27,12 +27,15 @@ RULEBOOK_COMPONENTS = {
 
 
 def test_base_pack_has_the_rulebook_component_counts(base: Content) -> None:
+    """Components: the rulebook's counts of every deck and tile (R5: the 105 resource tokens
+    are 16 of each common resource and 9 diamonds; R8: 48 business pawns, 8 a colour)."""
     counts = base.counts()
     for key, want in RULEBOOK_COMPONENTS.items():
         assert counts[key] == want, key
     assert counts["cities"] == 7  # the 6 home cities and the Perlance trading post
     assert {k: counts[k] for k in BASE_COUNTS} == BASE_COUNTS
     assert sum(base.rules.supply.values()) == 105  # 105 resource tokens
+    assert base.rules.supply == {**dict.fromkeys(base.rules.partners, 16), "diamond": 9}
     assert len(base.rules.partners) == 6  # 6 partner tiles, one per resource but diamond
     assert "diamond" not in base.rules.partners
     assert base.rules.pawns_per_player * 6 == 48  # 48 business pawns
