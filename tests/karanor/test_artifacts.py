@@ -51,8 +51,9 @@ def test_purse_adds_revenue(s2):
 
 
 def test_power_once_per_turn_at_no_action(s2):
-    """The Action Phase: "Unless a card states that an action is required, you may activate
-    these cards without using one of your 4 actions" (Lamp: 1 gold, once per turn)."""
+    """The Action Phase: "Unless a card states that an action is required, you may activate these
+    cards without using one of your 4 actions" (Lamp: 1 gold, once per turn) (R26: at any time in
+    the action phase, once per turn as printed)."""
     put(s2, 0, artifacts=["art_lamp"])
     play(s2, 0, {"type": "use_artifact", "artifact": "art_lamp"})
     assert s2.players[0].gold == 1 and s2.actions_left == 4
@@ -67,7 +68,7 @@ def test_power_once_per_turn_at_no_action(s2):
 def test_power_with_an_action_once_per_game_on_own_turn(s2):
     """The Action Phase: cards are used without an action "Unless a card states that an
     action is required" (Map: 1 action, once per game, from a city: to the Hub and one
-    more action)."""
+    more action) (R26: a power that costs an action only on your turn)."""
     put(s2, 0, artifacts=["art_map"], gold=3, position="forest")
     refuse(s2, 0, {"type": "use_artifact", "artifact": "art_map"}, "conditions_not_met")
     put(s2, 0, position=s2.players[0].home)

@@ -39,9 +39,9 @@ def finish(s, prestige, gold):
     ],
 )
 def test_threshold_by_number_of_players(n, options, threshold):
-    """End of the Game: "The first player to reach 10 prestige points triggers the end of
-    the game"; Notes for 5 and 6 Players: "5 players ... 9 prestige points", "6 players ...
-    8 prestige points"; a room may set its own threshold."""
+    """End of the Game: "The first player to reach 10 prestige points triggers the end of the game";
+    Notes for 5 and 6 Players: "5 players ... 9 prestige points", "6 players ... 8 prestige points";
+    a room may set its own threshold (R21: 10 / 9 / 8, or the room's `end_prestige`)."""
     s = scenario(n, **options)
     assert fx.end_prestige(s, MINI) == threshold
     reach_by_villa(s, 0, threshold - 2)
@@ -55,7 +55,7 @@ def test_threshold_by_number_of_players(n, options, threshold):
 
 def test_play_continues_until_the_start_seat(s3):
     """End of the Game: "Play continues until the start of the turn of the player who began
-    the game, so that everyone has played the same number of turns"."""
+    the game, so that everyone has played the same number of turns" (R21)."""
     give_turn(s3, 1)
     reach_by_villa(s3, 1, 9)
     assert s3.end_triggered_by == 1 and s3.phase == ACTION
@@ -79,7 +79,7 @@ def test_play_continues_until_the_start_seat(s3):
 
 
 def test_trigger_by_the_start_player_gives_everyone_a_last_turn(s3):
-    """End of the Game: "so that everyone has played the same number of turns"."""
+    """End of the Game: "so that everyone has played the same number of turns" (R21)."""
     reach_by_villa(s3, 0, 9)
     play(s3, 0, {"type": "end_turn"})
     play(s3, 1, {"type": "end_turn"})
@@ -130,7 +130,7 @@ def test_most_prestige_wins(s3):
 
 def test_gold_breaks_a_prestige_tie(s3):
     """End of the Game: "In case of a prestige tie, the amount of gold coins owned breaks
-    the tie between the most prestigious merchants"."""
+    the tie between the most prestigious merchants" (R23)."""
     finish(s3, prestige=[10, 10, 3], gold=[4, 6, 40])
     assert engine.outcome(s3).winners == (1,)
 

@@ -9,7 +9,7 @@ from tests.karanor.scenario import legal_types, offered, play, put, refuse, scen
 
 def test_market_set_up_with_one_token_each_but_diamond(s2):
     """Market: "At the start of the game, place one token of each resource on the dedicated
-    spaces, except the Diamond"."""
+    spaces, except the Diamond" (R25)."""
     assert s2.market == {r: 1 for r in ("wood", "ore", "cloth", "wine", "meat", "fruit")}
 
 
@@ -40,7 +40,8 @@ def test_sell_one_or_two_for_one_gold(s2):
 
 
 def test_buy_one_and_sell_one(s2):
-    """Market: "Buy 1 resource and sell 1 of your resources" in one visit."""
+    """Market: "Buy 1 resource and sell 1 of your resources" in one visit (R25: two different
+    resources)."""
     put(s2, 0, gold=2, resources={"fruit": 1})
     play(s2, 0, {"type": "market", "buy": {"cloth": 1}, "sell": {"fruit": 1}})
     p = s2.players[0]
@@ -123,7 +124,7 @@ def test_market_listed_in_legal_actions(s2):
 
 
 def test_no_market_with_three_players(s3):
-    """Rules by Number of Players: "Market (2 Players Only)"."""
+    """Rules by Number of Players: "Market (2 Players Only)" (R25: only with 2 players)."""
     assert s3.market is None
     put(s3, 0, gold=9)
     refuse(s3, 0, {"type": "market", "buy": {"wood": 1}}, "no_market")
@@ -131,7 +132,8 @@ def test_no_market_with_three_players(s3):
 
 
 def test_no_market_when_the_option_is_off():
-    """Market: "you may play with the 2-player Market tile" (a room option)."""
+    """Market: "you may play with the 2-player Market tile" (a room option) (R25: option
+    `two_player_market`)."""
     s = scenario(2, two_player_market=False)
     assert s.market is None
     put(s, 0, gold=9)

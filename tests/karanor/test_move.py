@@ -37,7 +37,7 @@ def test_move_up_to_two_territories(s):
 
 def test_mount_adds_a_territory(s):
     """Move: "Mount badges, which increase your Move action by one additional territory";
-    Badge Tiles: "Their bonuses then stack"."""
+    Badge Tiles: "Their bonuses then stack" (R4: each Mount +1)."""
     put(s, 0, badges=["mount"])
     assert {"mine", "cave", "field", "pasture"} <= destinations(s, 0)
     play(s, 0, {"type": "move", "to": "mine"})
@@ -61,7 +61,7 @@ def test_curse_takes_a_territory_with_floor_one(s):
 
 def test_sea_route_costs_two_gold_per_crossing(s):
     """Move: "Territories connected by these sea routes are considered adjacent, but each
-    crossing costs you 2 gold"."""
+    crossing costs you 2 gold" (R3: paid for every crossing of the path)."""
     put(s, 0, gold=2)
     assert "isle" in destinations(s, 0)
     events = play(s, 0, {"type": "move", "to": "isle"})
@@ -83,7 +83,7 @@ def test_sea_route_refused_without_the_gold(s):
 
 def test_land_path_preferred_to_a_paid_crossing(s):
     """Move: sea crossings cost gold; when a land walk of the same Move reaches the place,
-    the engine picks it (nothing is paid)."""
+    the engine picks it (nothing is paid) (R3: the engine offers the cheapest path)."""
     put(s, 0, position="d_city", gold=5)
     put(s, 1, position="a_city")
     play(s, 0, {"type": "move", "to": "e_city"})
@@ -92,7 +92,7 @@ def test_land_path_preferred_to_a_paid_crossing(s):
 
 def test_captain_reduces_the_crossing(s):
     """Badge Tiles / story example: the Captain badge makes a crossing cost 1 gold
-    (passive sea_cost -1)."""
+    (passive sea_cost -1) (R4: each Captain badge 1 gold off a crossing)."""
     put(s, 0, gold=1, badges=["captain"])
     assert "isle" in destinations(s, 0)
     play(s, 0, {"type": "move", "to": "isle"})
@@ -114,7 +114,7 @@ def test_move_may_be_split_in_one_action(s):
 def test_another_action_ends_the_move(s):
     """Move: "If you start another action (for example, harvesting a resource) ... your
     Move action ends. It therefore sometimes happens that you use a Move action to cross a
-    single territory."""
+    single territory (R2)."""
     play(s, 0, {"type": "move", "to": "forest"})
     play(s, 0, {"type": "harvest"})
     assert s.move_left == 0 and s.actions_left == 2
@@ -124,7 +124,7 @@ def test_another_action_ends_the_move(s):
 
 def test_playing_a_black_market_card_ends_the_move(s):
     """Move: "or play a card (for example, playing a Black Market card), your Move action
-    ends"."""
+    ends" (R2)."""
     put(s, 0, black_market=["bm_windfall"])
     play(s, 0, {"type": "move", "to": "forest"})
     play(s, 0, {"type": "play_black_market", "card": "bm_windfall"})
@@ -175,8 +175,9 @@ def test_unknown_and_unreachable_territories(s):
 
 
 def test_explicit_path_is_validated(s):
-    """Move: territories crossed must be adjacent ("considered adjacent" only along land
-    borders and sea routes) and a Move goes "up to 2 territories"."""
+    """Move: territories crossed must be adjacent ("considered adjacent" only along land borders and
+    sea routes) and a Move goes "up to 2 territories" (R3: a client may send its own `path`,
+    checked)."""
     refuse(s, 0, {"type": "move", "to": "b_city", "path": ["b_city"]}, "bad_path")
     refuse(s, 0, {"type": "move", "to": "b_city", "path": ["forest"]}, "bad_path")
     refuse(s, 0, {"type": "move", "to": "mine", "path": ["atlantis", "mine"]}, "bad_path")

@@ -21,8 +21,9 @@ def s(s2):
 
 
 def test_interact_draws_a_quest_and_removes_the_inhabitant(s):
-    """Interact with an Inhabitant: "use the Interact action and draw a Quest card ...
-    Once your Quest card is drawn, remove the inhabitant token from the board"."""
+    """Interact with an Inhabitant: "use the Interact action and draw a Quest card ... Once your
+    Quest card is drawn, remove the inhabitant token from the board" (R10: interactions draw
+    quests)."""
     deck_top(s, "q_plain")
     events = play(s, 0, {"type": "interact"})
     assert s.players[0].quests == ["q_plain"]

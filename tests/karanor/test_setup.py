@@ -14,10 +14,10 @@ from tests.karanor.scenario import MINI, NAMES, PARTNERS, new
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_each_merchant_gets_home_story_pawns_and_draft_cards(n):
-    """Setup: "Give each player: 1 Home City tile, 1 Story tile, 3 Business cards" and
-    "Place your player pawn and one business pawn on your Home City"; Start of the
-    Adventure: "Give each player the resources, gold coins and bonuses shown on their
-    Story tile" and the revenue marker "at the level indicated"; prestige "on space 0"."""
+    """Setup: "Give each player: 1 Home City tile, 1 Story tile, 3 Business cards" and "Place your
+    player pawn and one business pawn on your Home City"; Start of the Adventure: "Give each player
+    the resources, gold coins and bonuses shown on their Story tile" and the revenue marker "at the
+    level indicated"; prestige "on space 0" (R20: the story tile's level)."""
     s = new(n, seed=11 + n)
     assert s.phase == DRAFT
     assert len({p.home for p in s.players}) == n

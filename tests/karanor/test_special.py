@@ -6,9 +6,10 @@ from tests.karanor.scenario import give_turn, kinds, legal, play, put, refuse
 
 
 def test_delivery_pays_gold_and_prestige_and_reveals_the_next(s2):
-    """Make a Delivery: "When you are in the indicated city, hand over the resources
-    required for the delivery and use 1 action. You receive the gold coins and prestige
-    points associated with the card ... you turn up a new Delivery card"."""
+    """Make a Delivery: "When you are in the indicated city, hand over the resources required for
+    the delivery and use 1 action. You receive the gold coins and prestige points associated with
+    the card ... you turn up a new Delivery card" (R19: one face up at a time; the first to deliver
+    takes it)."""
     s2.delivery, s2.decks["deliveries"] = "dl_wood", ["dl_ore"]
     put(s2, 0, position="hub", resources={"wood": 3}, gold=1)
     wood = s2.supply["wood"]

@@ -37,8 +37,9 @@ def test_trade_off_turn(s3):
 
 
 def test_partners_badges_and_artifacts_trade(s2):
-    """Trading Between Players: "You may negotiate or barter anything: money, resources,
-    partners, mounts, artifacts"."""
+    """Trading Between Players: "You may negotiate or barter anything: money, resources, partners,
+    mounts, artifacts" (R29: offers carry partners, badges and artifacts; R18: a traded partner
+    keeps its promoted side)."""
     put(s2, 0, partners={"wood": True}, badges=["mount"])
     put(s2, 1, artifacts=["art_lamp"], powers_used=[])
     oid = offer(s2, 0, {"partners": ["wood"], "badges": ["mount"]}, {"artifacts": ["art_lamp"]})
@@ -73,7 +74,7 @@ def test_offer_refused_without_the_goods_given(s2):
 
 def test_cards_and_prestige_not_tradeable(s2):
     """Trading Between Players: "You may not trade your cards (Quest, Business or Black
-    Market cards) nor your prestige points"."""
+    Market cards) nor your prestige points" (R29: never cards nor prestige)."""
     put(s2, 0, gold=2, quests=["q_plain"], black_market=["bm_tax"])
     for give, want in [
         ({"prestige": 1}, {}),
@@ -90,7 +91,7 @@ def test_cards_and_prestige_not_tradeable(s2):
 
 def test_empty_and_self_offers_refused(s3):
     """Trading Between Players: you exchange "from the other players": something, with
-    someone else."""
+    someone else (R29: both sides empty is refused)."""
     put(s3, 0, gold=2)
     refuse(s3, 0, {"type": "offer", "to": [1], "give": {}, "want": {}}, "empty_offer")
     refuse(s3, 0, {"type": "offer", "to": [0], "give": {"gold": 1}, "want": {}}, "bad_target")

@@ -8,8 +8,9 @@ from tests.karanor.scenario import give_turn, kinds, legal_types, play, put, ref
 
 
 def test_four_actions_and_repeats_allowed(s2):
-    """The Action Phase: "you may perform 4 actions from the 7 offered below. You may
-    repeat the same action several times during your turn"."""
+    """The Action Phase: "you may perform 4 actions from the 7 offered below. You may repeat the
+    same action several times during your turn" (R1: after the 4th action the turn does not end by
+    itself; `end_turn` stays legal)."""
     assert s2.turn_seat == 0 and s2.actions_left == 4
     for i in range(4):
         play(s2, 0, {"type": "work"})
