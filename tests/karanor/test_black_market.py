@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from app.karanor import effects as fx
-from app.karanor.content import Reward
-from tests.karanor.scenario import MINI, give_turn, legal, play, put, refuse, scenario
+from app.karanor import engine
+from app.karanor.content import Reward, load
+from tests.karanor.scenario import MINI, draft, give_turn, legal, play, put, refuse, scenario
 
 
 def bm_plays(s, seat, card):
@@ -158,6 +159,21 @@ def test_diplomat_cannot_be_targeted(s3):
     refuse(s3, 0, {"type": "play_black_market", "card": "pickpocketing", "target": 1}, "bad_target")
     refuse(s3, 0, {"type": "play_black_market", "card": "bm_ambush", "target": 1}, "bad_target")
     assert {c["target"] for c in bm_plays(s3, 0, "bm_ambush")} == {2}
+
+
+def test_protecting_artifact_cannot_be_targeted():
+    """Artifacts: the Mirror of Lac Miroir's passive protection (R30: a protecting artifact
+    shields its owner from every card that targets a player, as the Diplomat badge does);
+    base pack, where the protecting artifacts are."""
+    s = draft(engine.new_game(load("base"), {"start_seat": 0}, 5, ["Ana", "Bo", "Cy"]))
+    here = s.players[0].position
+    put(s, 0, black_market=["pickpocketing"])
+    put(s, 1, position=here, gold=5, artifacts=["mirror_of_lac_miroir"])
+    put(s, 2, position=here, gold=5)
+    assert {c["target"] for c in bm_plays(s, 0, "pickpocketing")} == {2}
+    refuse(s, 0, {"type": "play_black_market", "card": "pickpocketing", "target": 1}, "bad_target")
+    put(s, 1, artifacts=[])
+    assert {c["target"] for c in bm_plays(s, 0, "pickpocketing")} == {1, 2}
 
 
 def test_lose_actions_shortens_the_targets_next_turn(s2):
