@@ -38,9 +38,9 @@ def test_companion_and_declared_route_and_town() -> None:
 
 
 def test_others_answer_in_seat_order_and_take_dice() -> None:
-    """Step 1.3-4: "each other player must declare with a yes or no ... in clockwise seating
-    order"; "Take 1 travel die ... for every traveler ... If you chose the companion with
-    the extra travel die, add that die too"."""
+    """Step 1.3-4: "each other player must declare with a yes or no ... in clockwise seating order";
+    "Take 1 travel die ... for every traveler ... If you chose the companion with the extra travel
+    die, add that die too" (ruling R22: a `join` choice for each other seat, in order)."""
     s = _caravan(4, comp=2)
     assert s.pending[0] == {"kind": "join", "seat": 1}
     with pytest.raises(RuleError) as e:
@@ -95,7 +95,7 @@ def test_lantern_rerolls_the_remaining_dice() -> None:
 
 def test_event_costs_as_far_as_possible() -> None:
     """Events: "If you cannot carry out the effect fully, do as much as possible. You cannot go
-    below zero coins or zero prestige"."""
+    below zero coins or zero prestige" (ruling R18)."""
     s = _caravan(1)
     ev = next(e for e in C.events if any(f.coins == -2 for f in e.faces[1]))
     s.travel["event"] = ev.id
@@ -107,8 +107,9 @@ def test_event_costs_as_far_as_possible() -> None:
 
 
 def test_visit_the_declared_town_or_the_other_of_its_region() -> None:
-    """Step 3: "The leader may only visit the town they declared ... Each other traveler ...
-    may visit that same town or the other town in the same region (or pass)"."""
+    """Step 3: "The leader may only visit the town they declared ... Each other traveler ... may
+    visit that same town or the other town in the same region (or pass)" (ruling R24: leader first,
+    then clockwise)."""
     s = _caravan(2, town="windglass")
     act(s, 1, A.Join(True))
     for seat in (0, 1):
@@ -204,7 +205,7 @@ def test_good_fortunes_by_route_and_the_first_c() -> None:
 
 def test_fortune_upgrade_only_without_one() -> None:
     """ "D. Gain 1 available wagon upgrade. If your wagon already has a wagon upgrade, you
-    cannot choose this good fortune." (Velvet: unlimited, +2 prestige each.)"""
+    cannot choose this good fortune." (Velvet: unlimited, +2 prestige each.) (ruling R21)."""
     s = _caravan(1, route="shortcut")
     for p in s.players:
         p.steeds = ["whisper"]

@@ -139,7 +139,8 @@ def test_loyal_companion_gift_once_per_ability() -> None:
 
 
 def test_companions_only_on_your_own_turn() -> None:
-    """ "You may only trigger companion abilities on your own turn, but may do so at any time"."""
+    """ "You may only trigger companion abilities on your own turn, but may do so at any time"
+    (ruling R20)."""
     cid = next(x.id for x in C.companions if x.abilities[0] == "illuminated_die")
     s, p = _with_companion(cid, quartz=1)
     s.players[1].companions = [{"id": cid, "used": []}]
@@ -154,7 +155,7 @@ def test_companions_only_on_your_own_turn() -> None:
 
 def test_stray_is_passed_to_the_left() -> None:
     """Stray Companions: "return the gift to the supply. Then pass the companion card to the
-    player seated on your left" (Li'l Dumplin': a horseshoe, roll the ruins die)."""
+    player seated on your left" (Li'l Dumplin': a horseshoe, roll the ruins die) (ruling R20)."""
     s, p = _with_companion("lil_dumplin", horseshoes=1)
     act(s, 0, A.UseCompanion("lil_dumplin", "ruins_die"))
     assert p.horseshoes == 0 and p.companions == []
@@ -196,8 +197,9 @@ def test_flicker_makes_the_shortcut_free() -> None:
 
 
 def test_cosimo_takes_a_hero_for_an_upgrade() -> None:
-    """Cosimo: "Gain 1 available wagon upgrade OR move the district marker in the dark market
-    1 space ... requires a hero ... Place this hero card on the bottom of the hero deck"."""
+    """Cosimo: "Gain 1 available wagon upgrade OR move the district marker in the dark market 1
+    space ... requires a hero ... Place this hero card on the bottom of the hero deck" (ruling R34:
+    the upgrade branch)."""
     s, p = _with_companion("cosimo")
     h = p.heroes[0]
     act(s, 0, A.UseCompanion("cosimo", "upgrade_or_dark_market", "upgrade:slot3_upgrade", h))
@@ -266,8 +268,9 @@ def test_steed_longshadow_any_building() -> None:
 
 
 def test_steed_lovebug_and_sugarfoot() -> None:
-    """Lovebug: "When you visit Yurg's Excursions, gain 1 lantern"; Sugarfoot: "you may move
-    exactly 3 spaces ... a 2x2 extension to your wagon storage"."""
+    """Lovebug: "When you visit Yurg's Excursions, gain 1 lantern"; Sugarfoot: "you may move exactly
+    3 spaces ... a 2x2 extension to your wagon storage" (ruling R7: the saddle bag is a separate 2x2
+    area)."""
     s = started(2)
     p = s.players[0]
     p.steeds = ["lovebug"]
@@ -339,10 +342,10 @@ def test_upgrade_slots() -> None:
 
 
 def test_upgrade_lantern_and_storage_and_inventory() -> None:
-    """Lantern upgrade: "you do not have to spend a lantern to roll the ruins die"; storage:
-    "must stay there ... you may not discard it"; inventory: "gain a second steed of your
-    choice from the unused steed cards" (ruling R21; ruling R35: the storage tile is stored
-    like a good and can never be discarded)."""
+    """Lantern upgrade: "you do not have to spend a lantern to roll the ruins die"; storage: "must
+    stay there ... you may not discard it"; inventory: "gain a second steed of your choice from the
+    unused steed cards" (ruling R21; rulings R7 and R35: the storage tile is a 1-cell piece of
+    the main grid, stored like a good, that can never be discarded)."""
     s = started(1)
     p = s.players[0]
     p.upgrades = ["lantern_upgrade"]

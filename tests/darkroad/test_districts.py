@@ -39,8 +39,9 @@ def test_bazaar_second_good_of_a_section_is_free() -> None:
 
 
 def test_bazaar_rotate_and_change_once_each_in_either_order() -> None:
-    """ "first you may perform the following two actions in either order: Rotate ... Change 1
-    market die ... You must still obey the limit of no more than 2 dice per wheel section"."""
+    """ "first you may perform the following two actions in either order: Rotate ... Change 1 market
+    die ... You must still obey the limit of no more than 2 dice per wheel section" (ruling R11:
+    separate commands before `bazaar_buy`, each at most once)."""
     s = started(2)
     at_activate(s, 0, 4)
     act(s, 0, A.Bazaar())
@@ -119,8 +120,9 @@ def test_dark_market_costs_a_coin_a_space() -> None:
 
 
 def test_dark_market_south_gives_a_commission_or_a_deed_with_its_banner() -> None:
-    """ "The south space provides a single commission or deed ... gain 1 available commission
-    -OR- 1 available deed and its bonus. Note that this is one way to gain horseshoes."."""
+    """ "The south space provides a single commission or deed ... gain 1 available commission -OR- 1
+    available deed and its bonus. Note that this is one way to gain horseshoes." (ruling R12: the
+    south space; ruling R19: slot 1's banner is a horseshoe)."""
     s = started(2)
     at_activate(s, 0, 1)
     p = s.players[0]
@@ -175,7 +177,7 @@ def test_inn_must_sell_at_least_one_requested_good() -> None:
 def test_hero_bonus_and_a_fourth_hero() -> None:
     """Hero bonuses (lantern, horseshoe, storage); "If all of your hero slots are full and you
     decide to discard the new hero instead of a different hero, you do not gain the new
-    hero's bonus"."""
+    hero's bonus" (ruling R16: at most one bonus icon)."""
     s = started(2)
     at_activate(s, 0, 3)
     clear_goods(s, 0)
@@ -219,7 +221,8 @@ def test_ruins_steps_by_heroes_and_the_upgraded_good() -> None:
 
 
 def test_ruins_die_costs_a_lantern() -> None:
-    """ "you may return 1 lantern to the supply. If you do, roll the ruins die"."""
+    """ "you may return 1 lantern to the supply. If you do, roll the ruins die" (ruling R15:
+    `ruins_die {roll}` costs a lantern)."""
     s = started(2)
     at_activate(s, 0, 3)
     p = s.players[0]

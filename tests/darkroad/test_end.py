@@ -54,8 +54,9 @@ def test_thirteen_rounds_then_the_final_travel() -> None:
 
 
 def test_final_score_is_the_lower_of_coins_and_prestige_plus_vp() -> None:
-    """Final Scoring: "The lower of the two values is your base score"; "Add 1 victory point
-    for each illuminated die that you have but did not use"; deeds add coins, prestige or VP."""
+    """Final Scoring: "The lower of the two values is your base score"; "Add 1 victory point for
+    each illuminated die that you have but did not use"; deeds add coins, prestige or VP (ruling
+    R27: deeds' coins and prestige added before the lower is taken)."""
     s = started(1)
     p = s.players[0]
     p.coins, p.prestige, p.special = 20, 12, [1, 4]

@@ -12,8 +12,9 @@ from tests.darkroad.helpers import C, started
 
 def test_the_market_wheel_and_its_dice() -> None:
     """Setup 4: "Rotate the market wheel so that the matching section is valued at $5. Place 1
-    market die on each of the first 5 sections, valued at $5 / $4 / $3 / $2 / $1 (leaving the
-    $1 section closest to the $5 section empty)."."""
+    market die on each of the first 5 sections, valued at $5 / $4 / $3 / $2 / $1 (leaving the $1
+    section closest to the $5 section empty)." (ruling R10: sections weapon, armor, potion, staff,
+    book, instrument against 5, 4, 3, 2, 1, 1)."""
     for seed in range(12):
         s = E.new_game({}, seed, ["a"])
         values = sorted((E.value(C, s, g), s.market[g]) for g in C.goods)

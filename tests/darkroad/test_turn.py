@@ -47,7 +47,8 @@ def test_slot_two_lantern_or_illuminated() -> None:
 
 
 def test_slot_three_coins_or_rotate() -> None:
-    """Slot #3: "Gain 2 coins from the supply -OR- rotate the market wheel 1 space"."""
+    """Slot #3: "Gain 2 coins from the supply -OR- rotate the market wheel 1 space" (ruling R10:
+    rotating moves every good one step down, the second $1 section up to $5)."""
     s = started(2)
     p = s.players[0]
     coins = p.coins
@@ -92,8 +93,9 @@ def test_last_rounds_bump_a_locked_die_and_choose_the_good() -> None:
 
 
 def test_move_one_die_never_the_sum_and_zero_stays() -> None:
-    """Step 2: "If you have 2 dice in your action pool, do not add their values together";
-    "If the value of the die is zero, your wagon pawn does not move at all"."""
+    """Step 2: "If you have 2 dice in your action pool, do not add their values together"; "If the
+    value of the die is zero, your wagon pawn does not move at all" (ruling R1: night dice have a 0
+    face)."""
     s = started(2)
     p = s.players[0]
     p.reserve = [0, 0, 0, 0]
@@ -154,7 +156,8 @@ def test_both_dice_activate_both_districts_and_the_building() -> None:
 
 
 def test_no_building_between_the_inn_and_the_bazaar() -> None:
-    """Step 3: "There is no building space between the Ringway Inn and the Great Bazaar"."""
+    """Step 3: "There is no building space between the Ringway Inn and the Great Bazaar" (ruling R9:
+    wagon space 4 faces no building)."""
     s = started(2)
     at_activate(s, 0, 4, illuminated=True)
     assert s.acts == ["inn", "bazaar"] and s.acts_left == 2

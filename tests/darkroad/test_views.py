@@ -30,8 +30,9 @@ def test_coins_and_deeds_are_behind_the_screen() -> None:
 
 
 def test_no_deck_order_no_rng() -> None:
-    """Commissions: "Only the top commission in each stack should ever be visible"; decks are
-    face down; the RNG state and the seed stay in the engine."""
+    """Commissions: "Only the top commission in each stack should ever be visible"; decks are face
+    down; the RNG state and the seed stay in the engine (ruling R17: only each stack's top in a
+    view; ruling R28: no deck order, seed nor RNG state)."""
     s = started(2)
     text = json.dumps(view(s, 0))
     for town, stack in s.stacks.items():
@@ -42,7 +43,8 @@ def test_no_deck_order_no_rng() -> None:
 
 
 def test_private_events() -> None:
-    """Coin changes and deeds drawn are told only to their seat."""
+    """Coin changes and deeds drawn are told only to their seat (ruling R28: coin events reach only
+    their seat)."""
     s = started(2)
     at_activate(s, 0, 1)
     s.players[0].coins = 5

@@ -36,7 +36,7 @@ def test_placement_is_part_of_the_command() -> None:
 
 def test_a_good_that_does_not_fit_needs_room() -> None:
     """ "If you gain a good that cannot fit, you cannot keep it unless you discard other goods
-    to make room."."""
+    to make room." (ruling R8: discard the new good or a stored one)."""
     s = started(1)
     clear_goods(s, 0)
     p = s.players[0]
@@ -114,7 +114,7 @@ def test_storage_hero_holds_any_one_good() -> None:
 def test_commission_slots() -> None:
     """ "You have 3 commission slots. If you gain a commission when all slots are full, you must
     discard it unless you discard a different commission ... at the bottom of the matching
-    commission stack"."""
+    commission stack" (ruling R17)."""
     s = started(2)
     p = s.players[0]
     p.commissions = [k.id for k in C.commissions if k.town == "farglen"][:3]
