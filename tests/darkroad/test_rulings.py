@@ -236,13 +236,30 @@ def test_r17_a_discarded_commission_goes_under_its_stack(town: str) -> None:
 
 
 def test_every_ruling_names_existing_tests() -> None:
-    """docs/rulings-darkroad.md: each of R1-R39 has a paragraph, and every test it names exists."""
+    """docs/rulings-darkroad.md: each of R1-R39 has a paragraph naming at least one test; every
+    test it names exists and cites that ruling (its R-number) in its docstring."""
+    import ast
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     doc = (root / "docs" / "rulings-darkroad.md").read_text(encoding="utf-8")
-    for n in range(1, 40):
-        assert f"**R{n}." in doc, f"R{n}"
-    for file, name in re.findall(r"`(test_\w+\.py)::(test_\w+)`", doc):
-        assert f"def {name}(" in (root / "tests" / "darkroad" / file).read_text(encoding="utf-8")
+    paragraphs = {
+        int(m.group(1)): m.group(0)
+        for m in re.finditer(r"\*\*R(\d+)\..*?(?=\n\*\*R\d+\.|\n## |\Z)", doc, re.DOTALL)
+    }
+    assert sorted(paragraphs) == list(range(1, 40))
+    docstrings: dict[str, dict[str, str]] = {}
+    for n, text in paragraphs.items():
+        refs = re.findall(r"`(test_\w+\.py)::(test_\w+)`", text)
+        assert refs, f"R{n} names no test"
+        for file, name in refs:
+            if file not in docstrings:
+                tree = ast.parse((root / "tests" / "darkroad" / file).read_text(encoding="utf-8"))
+                docstrings[file] = {
+                    f.name: ast.get_docstring(f) or ""
+                    for f in ast.walk(tree)
+                    if isinstance(f, ast.FunctionDef)
+                }
+            assert name in docstrings[file], f"R{n}: no test {file}::{name}"
+            assert re.search(rf"\bR{n}\b", docstrings[file][name]), f"{file}::{name} cites no R{n}"
