@@ -161,6 +161,21 @@ def test_diplomat_cannot_be_targeted(s3):
     assert {c["target"] for c in bm_plays(s3, 0, "bm_ambush")} == {2}
 
 
+def test_a_card_against_a_protected_leader_has_no_target(s3):
+    """Black Market Cards are "meant to hinder the progress of the other players"; a card
+    aimed at the other player with the most prestige names that player (R30: protection
+    shields the leader and does not pass the attack on to the next player: the card then
+    has no target)."""
+    put(s3, 0, black_market=["bm_scandal"])
+    put(s3, 1, prestige=5, badges=["diplomat"])
+    put(s3, 2, prestige=3)
+    assert bm_plays(s3, 0, "bm_scandal") == []
+    refuse(s3, 0, {"type": "play_black_market", "card": "bm_scandal", "target": 2}, "bad_target")
+    refuse(s3, 0, {"type": "play_black_market", "card": "bm_scandal", "target": 1}, "bad_target")
+    put(s3, 1, badges=[])
+    assert {c["target"] for c in bm_plays(s3, 0, "bm_scandal")} == {1}
+
+
 def test_protecting_artifact_cannot_be_targeted():
     """Artifacts: the Mirror of Lac Miroir's passive protection (R30: a protecting artifact
     shields its owner from every card that targets a player, as the Diplomat badge does);
