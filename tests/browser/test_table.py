@@ -470,6 +470,8 @@ def test_end_screen_breakdown_and_rematch(
         table = page.get_by_test_id("prestige-breakdown")
         expect(table.locator("tbody tr")).to_have_count(3)
         expect(page.get_by_test_id("play-again")).to_have_text("Play again")
+        # ...and the way out: the home page, where rooms are made and joined.
+        expect(page.get_by_test_id("back-home")).to_have_attribute("href", "/")
     # Each row's total is the player's prestige.
     for p in final["players"]:
         row = ana.locator(f"[data-testid=prestige-breakdown] tr[data-seat='{p['seat']}'] td").last
