@@ -14,12 +14,14 @@ message, `forbidden_origin`, a lobby refusal.
 | metric | type | labels | meaning |
 |---|---|---|---|
 | `karanor_rooms_live` | gauge | | rooms held in this process's memory |
-| `karanor_sockets` | gauge | | open WebSockets |
-| `karanor_commands_total` | counter | `game` | commands accepted (committed and acknowledged) |
+| `karanor_sockets` | gauge | | open WebSockets (from the upgrade, before any token check) |
+| `karanor_commands_total` | counter | `game` | commands acknowledged as accepted (*) |
 | `karanor_command_seconds` | histogram | `game` | from receiving a command to its acknowledgement |
 | `karanor_errors_total` | counter | `code` | commands refused, by code (see above) |
 | `karanor_writer_batch_size` | histogram | | commands written per group commit |
 | `karanor_room_evictions_total` | counter | | rooms dropped from memory after `room_idle_seconds` |
+
+(*) A repeated command id, answered again from the log, counts again.
 """
 
 from prometheus_client import (
