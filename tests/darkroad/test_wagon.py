@@ -73,6 +73,45 @@ def test_anywhere_it_fits_rearranges_if_needed() -> None:
     assert len(p.pieces) == 5 and st.legal(C, p)
 
 
+def test_anywhere_it_fits_searches_every_layout() -> None:
+    """ "You may also rearrange the goods in your storage at any time to make room" (ruling
+    R8): a good that fits once everything is rearranged is listed as `place_good` (no
+    "discard what?"). Found in play: eight goods and a hero's one where a new instrument
+    fits only after a search the old 600-node cap gave up on (about 3% of such positions)."""
+    s = started(1)
+    clear_goods(s, 0)
+    p = s.players[0]
+    p.heroes, p.steeds = ["start_fennick"], ["longshadow"]
+    layout = [
+        ("book", "main", 0, 0),
+        ("book", "main", 2, 0),
+        ("potion", "main", 4, 0),
+        ("instrument", "main", 0, 1),
+        ("potion", "main", 2, 1),
+        ("instrument", "main", 3, 1),
+        ("armor", "main", 1, 2),
+        ("potion", "main", 4, 2),
+        ("weapon", "hero:start_fennick", 0, 0),
+    ]
+    for good, area, x, y in layout:
+        p.pieces.append(
+            {"id": p.next_piece, "good": good, "up": False, "area": area, "x": x, "y": y, "o": 0}
+        )
+        p.next_piece += 1
+    assert st.legal(C, p) and st.first_fit(C, p, "instrument") is None
+    E._gain_good(s, C, p, "instrument", False)
+    E._settle(s, C, [])
+    assert A.PlaceGood() in E.legal_actions(s, 0)
+    act(s, 0, A.PlaceGood())
+    assert len(p.pieces) == 10 and st.legal(C, p) and not p.incoming
+    # A grid that truly cannot take it still says so (the search is exhaustive).
+    clear_goods(s, 0)
+    p.heroes, p.steeds = [], ["velvet"]
+    for g in ("armor", "armor", "armor", "armor", "book", "book"):
+        give(s, 0, g)
+    assert st.repack(C, p, [*p.pieces, {"id": -1, "good": "potion", "up": False}]) is None
+
+
 def test_rearrange_command() -> None:
     """Rearranging is a command: a full legal layout (ruling R8: on your turn, or while you
     store a good)."""
