@@ -129,8 +129,11 @@ def test_a_good_that_does_not_fit_offers_the_discards_and_a_click_discards_that_
     wagon = page.get_by_test_id("wagon")
     # 1. The wagon says which good does not fit and asks what to discard; nothing offers
     # to store it.
-    expect(wagon.get_by_test_id("incoming-good")).to_contain_text(
-        f"Doesn't fit: {good_name(new['good'], new['up'])}."
+    name = good_name(new["good"], new["up"])
+    expect(wagon.get_by_test_id("incoming-good")).to_contain_text(f"Doesn't fit: {name}.")
+    expect(wagon.get_by_test_id("select-incoming")).to_have_count(0)  # nothing to place
+    expect(page.get_by_test_id("dr-status")).to_have_text(
+        f"Your new {name} doesn't fit: discard something to make room"
     )
     choice = wagon.get_by_role("group", name=NOFIT)
     expect(choice).to_be_visible()
@@ -144,7 +147,7 @@ def test_a_good_that_does_not_fit_offers_the_discards_and_a_click_discards_that_
     by_id = pieces_by_id(view)
     for button, cmd in zip(buttons.all(), commands(buttons), strict=True):
         if cmd["piece"] is None:
-            expect(button).to_have_text("Discard the new good")
+            expect(button).to_have_text(f"Discard the new {name}")
         else:
             q = by_id[cmd["piece"]]
             expect(button).to_have_text(f"Discard the stored {good_name(q['good'], q['up'])}")

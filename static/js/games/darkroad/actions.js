@@ -75,6 +75,10 @@ export function statusText(view, words) {
   const mine = (view.legal_actions || []).length > 0;
   const pend = turn.pending;
   if (mine) {
+    if (pend?.kind === "store" && !view.legal_actions.some((a) => a.type === "place_good")) {
+      const inc = view.players?.[view.seat]?.incoming?.[0];
+      if (inc) return t("Your new {good} doesn't fit: discard something to make room", { good: words.good(inc.good, inc.up) });
+    }
     if (pend) return PROMPTS[pend.kind]?.() ?? t("Your choice");
     const step = steps().find((st) => st.id === turn.step);
     return step ? t("Your turn, round {round}: {step} — {hint}", { round: turn.round, step: step.name, hint: step.hint.toLowerCase() })

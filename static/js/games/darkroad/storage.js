@@ -166,8 +166,9 @@ export class Storage {
       const fits = legal.some((a) => a.type === "place_good");
       c.append(h("div", { class: "dr-incoming", "data-testid": "incoming-good" },
         h("span", { class: "dr-incoming-label", text: fits ? t("To store: {good}", { good: this.words.good(inc.good, inc.up) }) : t("Doesn't fit: {good}.", { good: this.words.good(inc.good, inc.up) }) }),
-        h("button", { type: "button", class: `btn small dr-select${this.sel?.kind === "incoming" ? " on" : ""}`, "data-testid": "select-incoming",
-          onclick: () => { this.sel = { kind: "incoming" }; this.o = 0; this.render(this.view, { busy: this.busy }); } }, this.sel?.kind === "incoming" ? t("Selected") : t("Select")),
+        // A good that fits nowhere is not offered for placing.
+        fits ? h("button", { type: "button", class: `btn small dr-select${this.sel?.kind === "incoming" ? " on" : ""}`, "data-testid": "select-incoming",
+          onclick: () => { this.sel = { kind: "incoming" }; this.o = 0; this.render(this.view, { busy: this.busy }); } }, this.sel?.kind === "incoming" ? t("Selected") : t("Select")) : null,
         me.incoming.length > 1 ? h("span", { class: "muted small", text: t("then {goods}", { goods: me.incoming.slice(1).map((x) => this.words.good(x.good, x.up)).join(", ") }) }) : null));
       const row = h("div", { class: "row" });
       if (auto) row.append(actionButton(ctx, auto, t("Store it where it fits"), { cls: "btn primary" }));

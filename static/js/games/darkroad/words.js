@@ -287,7 +287,11 @@ export class Words {
       }
       case "end_turn": return t("End turn (Rest)");
       case "place_good": return cmd.area === null ? t("Store it where it fits") : t("Store at {area} {x},{y}", { area: this.area(cmd.area), x: cmd.x + 1, y: cmd.y + 1 });
-      case "discard_good": return cmd.piece === null ? t("Discard the new good") : t("Discard the stored {good}", { good: this.pieceText(cmd.piece) });
+      case "discard_good": {
+        if (cmd.piece !== null) return t("Discard the stored {good}", { good: this.pieceText(cmd.piece) });
+        const inc = v?.players?.[v.seat]?.incoming?.[0];
+        return inc ? t("Discard the new {good}", { good: this.good(inc.good, inc.up) }) : t("Discard the new good");
+      }
       case "rearrange": return t("Rearrange the storage");
       case "discard_hero": return t("Let {hero} go", { hero: this.hero(cmd.hero) });
       case "discard_commission": return t("Discard {commission}", { commission: this.commission(cmd.commission) });
