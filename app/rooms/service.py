@@ -80,7 +80,9 @@ class RoomService:
         self.bots = BotRunner(self.p, self.commands)
         self.chat_lines = Chat(self.p)
         self.presence = Presence(self.p, self.fanout)
-        self.table = Table(self.p, self.cache, self.fanout, self.lobby, self.bots)
+        self.table = Table(
+            self.p, self.cache, self.fanout, self.lobby, self.bots, self.commands.catch_up
+        )
         self.cluster = Cluster(
             self.p, self.cache, self.commands, self.fanout, self.chat_lines, self.presence,
             self.bots, self.table,
@@ -184,7 +186,11 @@ class RoomService:
 
     async def replace_with_bot(self, caller: Caller, index: int) -> dict[str, Any]:
         """Host: a bot plays an absent person's seat until they return."""
-        await self.table.replace_with_bot(await self.cache.get(caller.code), caller, index)
+        room = await self.cache.get(caller.code)
+        # Who is at the table on the other processes, now: this process follows their
+        # presence only while it has sockets in the room itself.
+        await self.presence.read_remote(room)
+        await self.table.replace_with_bot(room, caller, index)
         return await self.room_info(caller.code)
 
     async def hand_back(self, caller: Caller, index: int) -> dict[str, Any]:

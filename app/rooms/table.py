@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.rooms import errors, tokens
@@ -39,13 +40,22 @@ log = logging.getLogger(__name__)
 
 class Table:
     def __init__(
-        self, platform: Platform, cache: RoomCache, fanout: Fanout, lobby: Lobby, bots: BotRunner
+        self,
+        platform: Platform,
+        cache: RoomCache,
+        fanout: Fanout,
+        lobby: Lobby,
+        bots: BotRunner,
+        catch_up: Callable[[Room], Awaitable[object]],
     ) -> None:
+        """`catch_up(room)` brings the room's game to the stored version (under its lock):
+        a process that serves no socket of the room may hold an old version of it."""
         self.p = platform
         self.cache = cache
         self.fanout = fanout
         self.lobby = lobby
         self.bots = bots
+        self.catch_up = catch_up
         self._alarms: dict[str, asyncio.TimerHandle] = {}
 
     # --- a seat played by a bot ----------------------------------------------------------
@@ -178,20 +188,30 @@ class Table:
         return set(room.game.to_act(live.state)) - live.bot_seats
 
     async def after_version(self, room: Room) -> None:
-        """A new version: the clocks move on (timer rooms only), the alarm is re-armed."""
+        """A new version: the clocks move on (timer rooms only), the alarm is re-armed.
+
+        The clocks carry the version they follow (`v`): a process never stores clocks of
+        an older version over newer ones (several processes may ring or play at once)."""
         if not room.timer:
             return
         timer = advance(room.timer, self._waiting(room), now())
         if timer == room.timer:
             return
-        room.timer = timer
+        live = room.live
+        version = live.version if live is not None else -1
+        timer["v"] = version
 
-        def tx() -> None:
+        def tx() -> dict[str, Any] | None:
             with write_transaction(self.p.db) as conn:
+                stored = repo.room_timer_locked(conn, room_id=room.room_id)
+                if not stored or stored.get("v", -1) > version:
+                    return stored  # turned off, or moved on by a newer version
                 repo.set_room_timer(conn, room_id=room.room_id, timer=timer)
+                return timer
 
+        room.timer = timer
         with contextlib.suppress(errors.PlatformError):
-            await self.p.write(tx)
+            room.timer = await self.p.write(tx)
         self.arm(room)
         # The room's sockets see the new deadlines (the countdowns follow the turn).
         live = room.live
@@ -231,8 +251,18 @@ class Table:
             room.timer = await self.p.read(read)  # another process may have moved it on
             if not room.timer:
                 return
+            # The game as stored: this process may hold an old version of it (it follows
+            # a room's versions only while it serves sockets there).
+            async with room.lock:
+                with contextlib.suppress(errors.PlatformError):
+                    await self.catch_up(room)
+            waiting = self._waiting(room)
             at_now = now()
-            late = [seat for seat, at in deadlines(room.timer).items() if at <= at_now]
+            late = [
+                seat
+                for seat, at in deadlines(room.timer).items()
+                if at <= at_now and seat in waiting  # a clock the game has moved past: not late
+            ]
             for seat in late:
                 person = next((s for s in room.seats if s.index == seat and not s.bot), None)
                 if person is not None:

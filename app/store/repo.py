@@ -59,6 +59,15 @@ def set_room_timer(conn: Connection, *, room_id: int, timer: dict[str, Any] | No
     conn.execute(update(rooms).where(rooms.c.id == room_id).values(timer=timer))
 
 
+def room_timer_locked(conn: Connection, *, room_id: int) -> dict[str, Any] | None:
+    """The room's stored timer, its row locked until the transaction ends (PostgreSQL;
+    SQLite's write transaction holds the whole database already)."""
+    found: dict[str, Any] | None = conn.execute(
+        select(rooms.c.timer).where(rooms.c.id == room_id).with_for_update()
+    ).scalar_one_or_none()
+    return found
+
+
 def set_rematch(conn: Connection, *, room_id: int, code: str) -> str:
     """Record `code` as the room's rematch unless one is recorded already; returns the
     room's rematch (the first one wins when two seats ask at once)."""

@@ -251,17 +251,6 @@ def test_a_replaced_seat_is_played_once_across_processes_and_handed_back(
     asyncio.run(body())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Table.replace_with_bot (app/rooms/table.py:65) checks presence against "
-        "fanout.connected(room), i.e. room.remote_seats, which a process refreshes only "
-        "for rooms it has sockets for (presence notices, cluster.py:116) or on "
-        "GET /api/rooms; RoomService.replace_with_bot (service.py:187) does not call "
-        "presence.read_remote first: through a process with no socket in the room, a "
-        "person connected on another process is replaced (200, not 409 seat_present)"
-    ),
-)
 def test_a_person_connected_on_another_process_is_not_replaced(
     start_servers: Callable[..., list[ServerProcess]],
 ) -> None:
@@ -370,18 +359,6 @@ def test_the_turn_timer_expires_once_across_processes(
     asyncio.run(body())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Table._ring (app/rooms/table.py:241) calls after_version, whose waited-for seats "
-        "(_waiting, table.py:178) come from this process's in-memory game, never caught "
-        "up when the process has no socket in the room (cluster.py:116), and which "
-        "stores the clocks last-write-wins (table.py:184-191): the stale process's "
-        "alarm gives the clock to a seat the game no longer waits for, the up-to-date "
-        "process's alarm gives it back restarted, and so on: the idle seat never runs "
-        "out of time"
-    ),
-)
 def test_a_stale_process_does_not_stop_the_timer(
     start_servers: Callable[..., list[ServerProcess]],
 ) -> None:
