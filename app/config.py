@@ -125,6 +125,15 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("KARANOR_BOT_DELAY_SECONDS", "KARANOR_BOT_DELAY"),
         description="Pause in seconds before a bot acts, so humans can follow the game.",
     )
+    game_seed: int | None = Field(
+        default=None,
+        ge=0,
+        lt=2**63,
+        description="Seed of every game this server starts (shuffles, dice), for tests, "
+        "demonstrations and bug reports: the same seats, options and commands then make "
+        "the same game. Unset (the default): a fresh random seed for each game. Never set "
+        "it on a server where the players should not know what comes.",
+    )
     command_rate: float = Field(
         default=20.0,
         gt=0,

@@ -92,6 +92,7 @@ DOCUMENTED = {
     "PORT": ("9000", "port", 9000),
     "ALLOWED_ORIGINS": ("https://a.example", "allowed_origins", ["https://a.example"]),
     "KARANOR_BOT_DELAY_SECONDS": ("0", "bot_delay", 0.0),
+    "KARANOR_GAME_SEED": ("36", "game_seed", 36),
     "KARANOR_COMMAND_RATE": ("5", "command_rate", 5.0),
     "KARANOR_COMMAND_BURST": ("6", "command_burst", 6),
     "KARANOR_WS_MESSAGE_RATE": ("7", "ws_message_rate", 7.0),

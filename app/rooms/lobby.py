@@ -260,7 +260,9 @@ class Lobby:
                         raise errors.PlatformError(
                             400, "bad_options", f"{len(seats)} seated: the options allow fewer"
                         )
-                    seed = secrets.randbits(63)
+                    seed = self.p.settings.game_seed
+                    if seed is None:
+                        seed = secrets.randbits(63)
                     with errors.translated():
                         state = game.new_game(opts, seed, [s.name for s in seats])
                     game_id = repo.insert_game(
