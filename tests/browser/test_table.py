@@ -16,7 +16,9 @@ import random
 import re
 import shutil
 import uuid
+import weakref
 from collections.abc import Callable
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -52,52 +54,50 @@ class Api:
 
     def __init__(self, base: str) -> None:
         self.base = base
+        # One client for the test's calls (a client per call built a TLS context each
+        # time: most of the test process's CPU in a long game). It keeps no cookie: every
+        # call names its seat, as a client per call did.
+        no_cookies = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+        self.http = httpx.Client(timeout=10, cookies=no_cookies)
+        weakref.finalize(self, self.http.close)
 
     def room(self, code: str) -> dict[str, Any]:
-        return httpx.get(f"{self.base}/api/rooms/{code}", timeout=10).json()
+        return self.http.get(f"{self.base}/api/rooms/{code}").json()
 
     def join(self, code: str, name: str) -> str:
-        r = httpx.post(f"{self.base}/api/rooms/{code}/seats", json={"name": name}, timeout=10)
+        r = self.http.post(f"{self.base}/api/rooms/{code}/seats", json={"name": name})
         assert r.status_code == 201, r.text
         return r.json()["seat"]["token"]
 
     def view(self, code: str, token: str) -> dict[str, Any]:
-        r = httpx.get(
-            f"{self.base}/api/rooms/{code}/view",
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=10,
+        r = self.http.get(
+            f"{self.base}/api/rooms/{code}/view", headers={"Authorization": f"Bearer {token}"}
         )
         r.raise_for_status()
         return r.json()
 
     def send(self, code: str, token: str, cmd: dict[str, Any]) -> dict[str, Any]:
-        r = httpx.post(
+        r = self.http.post(
             f"{self.base}/api/rooms/{code}/commands",
             headers={"Authorization": f"Bearer {token}"},
             json={"id": str(uuid.uuid4()), "command": cmd},
-            timeout=10,
         )
         assert r.status_code == 200, r.text
         return r.json()
 
     def log(self, code: str, token: str, version: int) -> list[dict[str, Any]]:
         """The events of `version` as `token`'s seat reads them."""
-        r = httpx.get(
+        r = self.http.get(
             f"{self.base}/api/rooms/{code}/log",
             params={"after": version - 1, "limit": 1},
             headers={"Authorization": f"Bearer {token}"},
-            timeout=10,
         )
         assert r.status_code == 200, r.text
         return [e for entry in r.json()["entries"] for e in entry["events"]]
 
     def host_call(self, method: str, path: str, token: str, body: Any = None) -> httpx.Response:
-        return httpx.request(
-            method,
-            f"{self.base}{path}",
-            headers={"Authorization": f"Bearer {token}"},
-            json=body,
-            timeout=10,
+        return self.http.request(
+            method, f"{self.base}{path}", headers={"Authorization": f"Bearer {token}"}, json=body
         )
 
 
@@ -323,11 +323,19 @@ def took_something(events: list[dict[str, Any]], victim: int) -> bool:
     )
 
 
-@pytest.mark.timeout(600)  # three pages follow up to a whole 30-prestige game
+# The game's seed is set (KARANOR_GAME_SEED): with the moves below (a seeded `pick`), the
+# first attack comes at command 118 and another seat's multi-step move at 18, every run.
+# With the server's own random seed, the attack came anywhere from command ~100 to never
+# (one game in sixty), and the three pages following a whole game timed out on a loaded
+# machine.
+ATTACK_SEED = "36"
+
+
+@pytest.mark.timeout(300)
 def test_attack_notice_moves_and_log(
     server_factory: Callable[..., ServerProcess], browser: Browser
 ) -> None:
-    server = server_factory(env=FAST).start()
+    server = server_factory(env={**FAST, "KARANOR_GAME_SEED": ATTACK_SEED}).start()
     base = server.url
     api = Api(base)
     problems: list[str] = []
@@ -350,9 +358,21 @@ def test_attack_notice_moves_and_log(
     assert r.status_code == 200, r.text
     expect(ana.locator("#modal[open]")).to_be_visible(timeout=10_000)
 
+    # Every glide the page starts, kept: a short glide (420 ms a step) may be over before
+    # a check looks, so the test reads what was shown, not what is shown now.
+    ana.evaluate(
+        """() => {
+          window.__glides = 0;
+          new MutationObserver((changes) => {
+            for (const c of changes) {
+              if (c.target.dataset && c.target.dataset.testid === 'pawn-moving') window.__glides++;
+            }
+          }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-testid']});
+        }"""
+    )
     rng = random.Random(11)
     moved_shot = attacked = False
-    for _ in range(3000):
+    for _ in range(400):
         view = api.view(code, ana_token)
         if view["status"] != "playing" or (attacked and moved_shot):
             break
@@ -364,6 +384,14 @@ def test_attack_notice_moves_and_log(
             if a["type"] == "play_black_market" and a.get("target") not in (None, seat)
         ]
         cmd = attack[0] if attack and not attacked else pick(mine, rng)
+        # Another seat's move of several steps: Ana's page should glide its pawn.
+        glide = (
+            cmd["type"] == "move"
+            and seat != 0
+            and not moved_shot
+            and len(cmd.get("path") or []) > 1
+        )
+        glides = ana.evaluate("window.__glides") if glide else 0
         result = api.send(code, tokens[seat], cmd)
         if cmd["type"] == "play_black_market" and took_something(
             api.log(code, tokens[cmd["target"]], result["version"]), cmd["target"]
@@ -377,14 +405,9 @@ def test_attack_notice_moves_and_log(
             keep(victim, "table-attack-notice")
             attacked = True
             continue
-        if (
-            cmd["type"] == "move"
-            and seat != 0
-            and not moved_shot
-            and len(cmd.get("path") or []) > 1
-        ):
+        if glide:
             # The pawn glides along its path; the territory it reached is outlined.
-            expect(ana.locator("[data-testid=pawn-moving]")).to_have_count(1)
+            wait_js(ana, "n => window.__glides > n", glides)
             keep(ana, "table-move-animated")
             expect(ana.get_by_test_id("last-action")).to_have_attribute("data-territory", cmd["to"])
             moved_shot = True
