@@ -12,7 +12,6 @@ reload, when the log is read back from `GET /log` instead of the live views.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers.browser import LAPTOP, watch
+from tests.helpers.client import SeatedRoom
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -33,68 +33,11 @@ FAST = {
 RESOURCE_WORDS = {"diamond": ("diamond", "diamonds")}  # goods.js: the others never change
 
 
-class Room:
+class Room(SeatedRoom):
     """A two-seat Karanor room through HTTP: Ana (seat 0, first to play) and Bo."""
 
     def __init__(self, base: str) -> None:
-        self.base = base
-        options = {"max_players": 2, "start_seat": 0}
-        r = httpx.post(f"{base}/api/rooms", json={"name": "Ana", "options": options}, timeout=10)
-        assert r.status_code == 201, r.text
-        self.code = r.json()["code"]
-        self.tokens = [r.json()["seat"]["token"]]
-        r = httpx.post(f"{base}/api/rooms/{self.code}/seats", json={"name": "Bo"}, timeout=10)
-        assert r.status_code == 201, r.text
-        self.tokens.append(r.json()["seat"]["token"])
-        r = httpx.post(
-            f"{base}/api/rooms/{self.code}/start", json={}, headers=self.auth(0), timeout=10
-        )
-        assert r.status_code == 200, r.text
-
-    def auth(self, seat: int) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.tokens[seat]}"}
-
-    def view(self, seat: int) -> dict[str, Any]:
-        r = httpx.get(
-            f"{self.base}/api/rooms/{self.code}/view", headers=self.auth(seat), timeout=10
-        )
-        r.raise_for_status()
-        return dict(r.json())
-
-    def send(self, seat: int, command: dict[str, Any]) -> int:
-        body = {"id": str(uuid.uuid4()), "command": command}
-        r = httpx.post(
-            f"{self.base}/api/rooms/{self.code}/commands",
-            json=body,
-            headers=self.auth(seat),
-            timeout=10,
-        )
-        assert r.status_code == 200, r.text
-        return int(r.json()["version"])
-
-    def events(self, seat: int, version: int) -> list[dict[str, Any]]:
-        """The events of `version` as `seat` reads them."""
-        r = httpx.get(
-            f"{self.base}/api/rooms/{self.code}/log",
-            params={"after": version - 1, "limit": 1},
-            headers=self.auth(seat),
-            timeout=10,
-        )
-        assert r.status_code == 200, r.text
-        (entry,) = r.json()["entries"]
-        assert entry["version"] == version
-        return list(entry["events"])
-
-    def draft(self) -> None:
-        for _ in range(10):
-            views = [self.view(s) for s in (0, 1)]
-            if views[0]["turn"]["phase"] != "draft":
-                return
-            for seat, v in enumerate(views):
-                picks = [a for a in v["legal_actions"] if a["type"] == "draft_pick"]
-                if picks:
-                    self.send(seat, picks[0])
-        raise AssertionError("the draft did not end")
+        super().__init__(base, ("Ana", "Bo"), {"max_players": 2, "start_seat": 0})
 
 
 def expected_revenue(base: str, player: dict[str, Any]) -> int:

@@ -10,7 +10,6 @@ to /tmp/karanor-screens.
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers.browser import LAPTOP, PHONE, no_sideways_scroll, watch
+from tests.helpers.client import SeatedRoom
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -27,60 +27,12 @@ RESOURCES = ("wood", "ore", "cloth", "wine", "meat", "fruit", "diamond")
 NAMES = ("Ana", "Bo", "Cy")
 
 
-class Api:
+class Api(SeatedRoom):
     """The room through HTTP: seats' tokens, views and commands."""
 
     def __init__(self, base: str) -> None:
-        self.base = base
-        self.code = ""
-        self.tokens: list[str] = []
-
-    def setup(self) -> None:
         options = {"max_players": 3, "end_prestige": 30, "start_seat": 0}
-        r = httpx.post(f"{self.base}/api/rooms", json={"name": NAMES[0], "options": options})
-        assert r.status_code == 201, r.text
-        self.code = r.json()["code"]
-        self.tokens = [r.json()["seat"]["token"]]
-        for name in NAMES[1:]:
-            r = httpx.post(f"{self.base}/api/rooms/{self.code}/seats", json={"name": name})
-            assert r.status_code == 201, r.text
-            self.tokens.append(r.json()["seat"]["token"])
-        r = httpx.post(
-            f"{self.base}/api/rooms/{self.code}/start", json={}, headers=self.auth(0), timeout=10
-        )
-        assert r.status_code == 200, r.text
-
-    def auth(self, seat: int) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.tokens[seat]}"}
-
-    def view(self, seat: int) -> dict[str, Any]:
-        r = httpx.get(
-            f"{self.base}/api/rooms/{self.code}/view", headers=self.auth(seat), timeout=10
-        )
-        assert r.status_code == 200, r.text
-        return dict(r.json())
-
-    def send(self, seat: int, command: dict[str, Any]) -> int:
-        r = httpx.post(
-            f"{self.base}/api/rooms/{self.code}/commands",
-            headers=self.auth(seat),
-            json={"id": str(uuid.uuid4()), "command": command},
-            timeout=10,
-        )
-        assert r.status_code == 200, r.text
-        return int(r.json()["version"])
-
-    def draft(self) -> int:
-        version = 0
-        for _ in range(10):
-            views = [self.view(s) for s in range(3)]
-            if views[0]["turn"]["phase"] != "draft":
-                return version
-            for seat, v in enumerate(views):
-                picks = [a for a in v["legal_actions"] if a["type"] == "draft_pick"]
-                if picks:
-                    version = self.send(seat, picks[0])
-        raise AssertionError("the draft did not end")
+        super().__init__(base, NAMES, options)
 
     def resume_link(self, seat: int) -> str:
         return f"{self.base}/r/{self.code}#token={self.tokens[seat]}"
@@ -115,7 +67,6 @@ def test_offer_through_the_composer_and_accept_in_the_panel(
 ) -> None:
     server = server_factory(env={"KARANOR_LOG_LEVEL": "warning"}).start()
     api = Api(server.url)
-    api.setup()
 
     # The page's markup is ready for a `script-src 'self'` CSP: no inline code or styles.
     html = httpx.get(f"{server.url}/r/{api.code}", timeout=10).text

@@ -3,7 +3,10 @@
 import asyncio
 import random
 import uuid
+import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import httpx
@@ -69,6 +72,70 @@ def make_room(
             assert r.status_code == 200, r.text
             assert r.json()["status"] == "playing"
     return Room(base, code, tokens)
+
+
+class SeatedRoom:
+    """A started room whose seats a test plays through HTTP: `names` take seats in order
+    (the first hosts), each seat's calls carry its token. One client for every call, with
+    no cookie jar (a client per call builds a TLS context each time)."""
+
+    def __init__(self, base: str, names: Sequence[str], options: dict[str, Any]) -> None:
+        self.base = base
+        self.http = httpx.Client(
+            base_url=base, timeout=10, cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+        )
+        weakref.finalize(self, self.http.close)
+        r = self.http.post("/api/rooms", json={"name": names[0], "options": options})
+        assert r.status_code == 201, r.text
+        self.code: str = r.json()["code"]
+        self.tokens: list[str] = [r.json()["seat"]["token"]]
+        for name in names[1:]:
+            r = self.http.post(f"/api/rooms/{self.code}/seats", json={"name": name})
+            assert r.status_code == 201, r.text
+            self.tokens.append(r.json()["seat"]["token"])
+        r = self.http.post(f"/api/rooms/{self.code}/start", json={}, headers=self.auth(0))
+        assert r.status_code == 200, r.text
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return bearer(self.tokens[seat])
+
+    def view(self, seat: int) -> dict[str, Any]:
+        r = self.http.get(f"/api/rooms/{self.code}/view", headers=self.auth(seat))
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def send(self, seat: int, command: dict[str, Any]) -> int:
+        """The command as `seat`; the version it made."""
+        body = {"id": new_id(), "command": command}
+        r = self.http.post(f"/api/rooms/{self.code}/commands", json=body, headers=self.auth(seat))
+        assert r.status_code == 200, r.text
+        return int(r.json()["version"])
+
+    def events(self, seat: int, version: int) -> list[dict[str, Any]]:
+        """The events of `version` as `seat` reads them."""
+        r = self.http.get(
+            f"/api/rooms/{self.code}/log",
+            params={"after": version - 1, "limit": 1},
+            headers=self.auth(seat),
+        )
+        assert r.status_code == 200, r.text
+        (entry,) = r.json()["entries"]
+        assert entry["version"] == version
+        return list(entry["events"])
+
+    def draft(self) -> int:
+        """Every seat takes its first draft pick until the draft is over (Karanor); the
+        last version made."""
+        version = 0
+        for _ in range(10):
+            views = [self.view(s) for s in range(len(self.tokens))]
+            if views[0]["turn"]["phase"] != "draft":
+                return version
+            for seat, v in enumerate(views):
+                picks = [a for a in v["legal_actions"] if a["type"] == "draft_pick"]
+                if picks:
+                    version = self.send(seat, picks[0])
+        raise AssertionError("the draft did not end")
 
 
 def my_move(view: dict[str, Any]) -> bool:
