@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import random
 import re
-import uuid
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.karanor.game import GAME
 from tests.helpers.browser import LAPTOP, PHONE, axe_violations, no_sideways_scroll, wait_js, watch
+from tests.helpers.client import SeatedRoom
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -244,44 +243,12 @@ def test_every_log_event_reads_right_for_you_and_for_others_in_both_languages(
 # --- the pages with axe-core, the keyboard, the phone in French -------------------------------
 
 
-class Api:
-    """A room of three through HTTP: tokens, views, commands."""
+class Api(SeatedRoom):
+    """A room of `players` through HTTP (Ana first to play): tokens, views, commands."""
 
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.http = httpx.Client(base_url=base, timeout=10)
-        self.code = ""
-        self.tokens: list[str] = []
-
-    def setup(self, players: int = 3, **options: Any) -> None:
+    def __init__(self, base: str, players: int = 3, **options: Any) -> None:
         opts = {"max_players": players, "start_seat": 0, **options}
-        r = self.http.post("/api/rooms", json={"name": NAMES[0], "options": opts})
-        assert r.status_code == 201, r.text
-        self.code = r.json()["code"]
-        self.tokens = [r.json()["seat"]["token"]]
-        for name in NAMES[1:players]:
-            r = self.http.post(f"/api/rooms/{self.code}/seats", json={"name": name})
-            assert r.status_code == 201, r.text
-            self.tokens.append(r.json()["seat"]["token"])
-        r = self.http.post(f"/api/rooms/{self.code}/start", json={}, headers=self.auth(0))
-        assert r.status_code == 200, r.text
-
-    def auth(self, seat: int) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.tokens[seat]}"}
-
-    def view(self, seat: int) -> dict[str, Any]:
-        r = self.http.get(f"/api/rooms/{self.code}/view", headers=self.auth(seat))
-        assert r.status_code == 200, r.text
-        return dict(r.json())
-
-    def send(self, seat: int, command: dict[str, Any]) -> int:
-        r = self.http.post(
-            f"/api/rooms/{self.code}/commands",
-            headers=self.auth(seat),
-            json={"id": str(uuid.uuid4()), "command": command},
-        )
-        assert r.status_code == 200, r.text
-        return int(r.json()["version"])
+        super().__init__(base, NAMES[:players], opts)
 
     def play(
         self, rng: random.Random, until: Callable[[dict[str, Any]], bool], limit: int = 6000
@@ -350,8 +317,7 @@ def test_axe_on_the_game_and_end_pages_laptop_and_phone_in_french(
     the game page (the draft dialog open, then a turn) and the end page, on a laptop
     (English) and a phone (French); the phone in French keeps to its width."""
     server = server_factory(env=FAST).start()
-    api = Api(server.url)
-    api.setup(3, end_prestige=5)
+    api = Api(server.url, 3, end_prestige=5)
     problems: list[str] = []
     laptop = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
     phone_ctx = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
@@ -452,8 +418,7 @@ def test_a_whole_turn_with_the_keyboard_alone(
     and the end of the turn with Tab, arrows, Enter and Space only: the server's version
     advances each time and focus is never lost to <body>. In the dark theme, with axe."""
     server = server_factory(env=FAST).start()
-    api = Api(server.url)
-    api.setup(2, two_player_market=False)
+    api = Api(server.url, 2, two_player_market=False)
     problems: list[str] = []
     # In the dark theme (prefers-color-scheme): the page's colours come from base.css's
     # custom properties, and axe checks them too.

@@ -9,12 +9,9 @@ from app.darkroad.state import State
 from tests.darkroad.helpers import act, at_activate, started
 
 
-def _lead(s: State, companion: int) -> None:
-    """Seat 0 (alone) leads a dark-road caravan with row slot `companion` (-1: the deck top)
-    and sees it through (no visit, good fortune C) to the activate step."""
-    at_activate(s, 0, 3)
-    s.players[0].steeds = ["velvet"]  # no steed changes the caravan
-    act(s, 0, A.Caravan(companion, "dark_road", "farglen"))
+def _travel(s: State, fortune: A.Fortune) -> None:
+    """The caravan's choices until none is left: no visit, goods stored where they fit,
+    `fortune` as the good fortune, the first legal action for anything else."""
     while s.pending:
         who, kind = s.pending[0]["seat"], s.pending[0]["kind"]
         if kind == "visit":
@@ -22,9 +19,18 @@ def _lead(s: State, companion: int) -> None:
         elif kind == "store":
             act(s, who, A.PlaceGood())
         elif kind == "fortune":
-            act(s, who, A.Fortune("coins"))
+            act(s, who, fortune)
         else:
             act(s, who, E.legal_actions(s, who)[0])
+
+
+def _lead(s: State, companion: int) -> None:
+    """Seat 0 (alone) leads a dark-road caravan with row slot `companion` (-1: the deck top)
+    and sees it through (no visit, good fortune C) to the activate step."""
+    at_activate(s, 0, 3)
+    s.players[0].steeds = ["velvet"]  # no steed changes the caravan
+    act(s, 0, A.Caravan(companion, "dark_road", "farglen"))
+    _travel(s, A.Fortune("coins"))
     assert s.travel is None and s.turn_seat == 0
 
 
@@ -103,16 +109,7 @@ def test_rest_refills_the_inn_and_the_courtyard() -> None:
     act(s, 0, A.Building("candle_quartz", "coins", "hero:2"))
     assert s.inn == [inn[0], inn[1], None, inn[3]] and inn[2] in p.heroes
     act(s, 0, A.Caravan(0, "dark_road", "farglen"))
-    while s.pending:
-        who, kind = s.pending[0]["seat"], s.pending[0]["kind"]
-        if kind == "visit":
-            act(s, who, A.Visit(None))
-        elif kind == "store":
-            act(s, who, A.PlaceGood())
-        elif kind == "fortune":
-            act(s, who, A.Fortune("deed", "1"))
-        else:
-            act(s, who, E.legal_actions(s, who)[0])
+    _travel(s, A.Fortune("deed", "1"))
     assert s.courtyard == [yard[0], None] and yard[1] in p.deeds
     act(s, 0, A.EndTurn())
     assert s.inn == [inn[0], inn[1], heroes[0], inn[3]]
