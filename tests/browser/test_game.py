@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import httpx
@@ -19,6 +20,9 @@ from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 
+# The test's HTTP calls name their seat (Bearer): one client, no cookies kept (a client
+# per call builds a TLS context each time).
+HTTP = httpx.Client(timeout=10, cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])))
 MODAL_TYPES = {"draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"}
 
 
@@ -31,7 +35,7 @@ class Seat:
         self.token = ""
 
     def view(self, base: str, code: str) -> dict[str, Any]:
-        r = httpx.get(f"{base}/api/rooms/{code}/view", headers=self.auth, timeout=10)
+        r = HTTP.get(f"{base}/api/rooms/{code}/view", headers=self.auth)
         r.raise_for_status()
         return r.json()
 
@@ -133,7 +137,13 @@ def test_three_browsers_play_a_game(
     browser: Browser,
     screens: Callable[..., None],
 ) -> None:
-    server = server_factory().start()
+    # A set seed (KARANOR_GAME_SEED) with the seeded moves below: the same game every
+    # run, so whatever a page shows (the end screen's names, a phone's widths) can be
+    # seen again when a run fails. With the server's random seed this test was luck:
+    # in some deals the simple moves below wander for ever once every seat has 1
+    # prestige (seed 5: no end in 1,500 commands), in others the territory to click
+    # lies under the "while you were away" notice (seed 22).
+    server = server_factory(env={"KARANOR_GAME_SEED": "10"}).start()
     base = server.url
     content = httpx.get(f"{base}/api/content", timeout=10).json()
     CITIES.update(content["map"]["cities"])
@@ -271,11 +281,10 @@ def test_three_browsers_play_a_game(
             break
         mine = seats[actor].view(base, code)
         cmd = pick(mine, rng)
-        r = httpx.post(
+        r = HTTP.post(
             f"{base}/api/rooms/{code}/commands",
             headers=seats[actor].auth,
             json={"id": f"c{mine['version']}-{actor}", "command": cmd},
-            timeout=10,
         )
         assert r.status_code == 200, r.text
     final = ana.view(base, code)
