@@ -16,6 +16,8 @@ import { GameMenu, Table } from "./table.js";
 import { h, tapTips, toast, uuid } from "./util.js";
 
 const $id = (id) => document.getElementById(id);
+/** How long "while you were away" stays unfolded (then its title only, until opened). */
+const SUMMARY_OPEN_MS = 20_000;
 // The asset version this page was loaded with (?v=...), passed on to the game's module.
 const ASSET_VERSION = new URL(import.meta.url).searchParams.get("v");
 
@@ -278,6 +280,16 @@ class RoomPage {
     const myTurn = this.isMyTurn();
     turnCue(wasMyTurn, myTurn);
     if (!wasMyTurn && myTurn) this.awaySummary();
+    // Read or not, the summary folds to its title once this seat has acted: on a laptop
+    // it lies over the map's corner, where the next move may be.
+    else if (this.summaryNode && (msg.events || []).some((e) => e.seat === this.mySeat)) this.foldSummary();
+  }
+
+  foldSummary() {
+    const node = this.summaryNode;
+    if (!node || node.classList.contains("folded")) return;
+    node.classList.add("folded");
+    node.querySelector(".notice-fold")?.setAttribute("aria-expanded", "false");
   }
 
   // --- what happened to you, and while you were away ------------------------------------
@@ -331,7 +343,18 @@ class RoomPage {
         "While you were away (last {shown} of {n}; the rest is in the log)", lines.length, { shown: MAX })
       : t("While you were away");
     this.summaryNode?.remove();
-    this.summaryNode = this.notice(null, { kind: "info", testid: "away-summary", title, lines: shown });
+    const node = this.notice(null, { kind: "info", testid: "away-summary", title, lines: shown });
+    // Its title folds and unfolds it (folded: the title only, the map free under it); it
+    // folds by itself after a while, or once this seat acts.
+    const heading = node.querySelector(".notice-title");
+    const fold = h("button", { type: "button", class: "notice-fold", "aria-expanded": "true",
+      onclick: () => {
+        const folded = node.classList.toggle("folded");
+        fold.setAttribute("aria-expanded", String(!folded));
+      } }, title);
+    heading.replaceWith(fold);
+    this.summaryNode = node;
+    setTimeout(() => { if (this.summaryNode === node) this.foldSummary(); }, SUMMARY_OPEN_MS);
   }
 
   isMyTurn() {

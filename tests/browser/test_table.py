@@ -421,7 +421,17 @@ def test_attack_notice_moves_and_log(
             break
         seat = who_acts(view)[0]
         api.send(code, tokens[seat], pick(api.view(code, tokens[seat]), rng))
-    expect(ana.get_by_test_id("away-summary")).to_be_visible(timeout=10_000)
+    summary = ana.get_by_test_id("away-summary")
+    expect(summary).to_be_visible(timeout=10_000)
+    expect(summary.locator("li").first).to_be_visible()
+    # Once Ana acts it folds to its title (on a laptop it lies over the map's corner);
+    # the title unfolds it again.
+    api.send(code, ana_token, pick(api.view(code, ana_token), rng))
+    expect(summary).to_have_class(re.compile(r"\bfolded\b"))
+    expect(summary.locator("li").first).to_be_hidden()
+    summary.locator(".notice-fold").click()
+    expect(summary.locator("li").first).to_be_visible()
+    expect(summary.locator(".notice-fold")).to_have_attribute("aria-expanded", "true")
 
     # The log: oldest first, focusable, no "You drew 1 quest card." beside the card's name.
     log = ana.get_by_test_id("game-log")
