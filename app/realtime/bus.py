@@ -46,6 +46,7 @@ PRESENCE_STALE = 15.0  # a field not refreshed for this long belongs to a dead p
 PRESENCE_KEY_TTL = 60  # the whole hash goes when nobody refreshes it
 PUBLISH_QUEUE = 10_000
 OP_TIMEOUT = 3.0
+LISTEN_WAIT = 1.0  # seconds a read of the subscription waits before looking again
 
 Handler = Callable[[str, dict[str, Any]], None]
 
@@ -83,6 +84,7 @@ class RedisBus:
         self._handler: Handler | None = None
         self._on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None
         self.connected = asyncio.Event()
+        self._catch_ups: set[asyncio.Task[None]] = set()
 
     # --- names ------------------------------------------------------------------------
 
@@ -161,9 +163,16 @@ class RedisBus:
                 self.connected.set()
                 delay = 0.2
                 if self._on_reconnect is not None:
-                    asyncio.create_task(self._on_reconnect(), name="redis-catch-up")
-                async for message in pubsub.listen():
-                    if message.get("type") != "pmessage":
+                    # Held until done: the loop keeps only a weak reference to a task.
+                    task = asyncio.create_task(self._on_reconnect(), name="redis-catch-up")
+                    self._catch_ups.add(task)
+                    task.add_done_callback(self._catch_ups.discard)
+                while True:
+                    # A read with its own timeout: None when the rooms are quiet. (Blocking
+                    # `listen()` reads fell under the client's socket_timeout in some
+                    # redis-py releases: each 3 s of silence dropped the subscription.)
+                    message = await pubsub.get_message(timeout=LISTEN_WAIT)
+                    if message is None or message.get("type") != "pmessage":
                         continue
                     self._dispatch(message["channel"][skip:].decode(), message["data"])
             except asyncio.CancelledError:

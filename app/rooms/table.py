@@ -57,6 +57,7 @@ class Table:
         self.bots = bots
         self.catch_up = catch_up
         self._alarms: dict[str, asyncio.TimerHandle] = {}
+        self._rings: set[asyncio.Task[None]] = set()
 
     # --- a seat played by a bot ----------------------------------------------------------
 
@@ -231,9 +232,14 @@ class Table:
             return
         delay = max(0.0, min(due.values()) - now()) + 0.05
         loop = asyncio.get_running_loop()
-        self._alarms[room.code] = loop.call_later(
-            delay, lambda: loop.create_task(self._ring(room), name=f"timer-{room.code}")
-        )
+
+        def ring() -> None:
+            # Held until done: the loop keeps only a weak reference to a task.
+            task = loop.create_task(self._ring(room), name=f"timer-{room.code}")
+            self._rings.add(task)
+            task.add_done_callback(self._rings.discard)
+
+        self._alarms[room.code] = loop.call_later(delay, ring)
 
     def armed(self, code: str) -> bool:
         return code in self._alarms
