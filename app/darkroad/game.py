@@ -176,6 +176,7 @@ def _catalogue(lang: str) -> dict[str, Any]:
         "events": [x.model_dump() for x in c.events],
         "commissions": [x.model_dump() for x in c.commissions],
         "buildings": [x.model_dump() for x in c.buildings],
+        "first_game": list(c.first_game),  # the suggested first game's four buildings
         "upgrades": [x.model_dump() for x in c.upgrades],
     }
     return texts.localise(data, c, i18n.translator(LOCALE, lang))

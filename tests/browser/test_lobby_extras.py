@@ -92,6 +92,12 @@ def test_the_dark_road_host_chooses_the_four_buildings_on_a_phone(
     picker = form.get_by_test_id("buildings-picker")
     expect(form.locator("select[name=buildings]")).to_have_value("first_game")
     expect(picker).to_be_hidden()
+    # The first game's four are named, from the content.
+    content = httpx.get(f"{base}/api/games/darkroad/content", timeout=10).json()
+    names = {b["id"]: b["name"] for b in content["buildings"]}
+    first = [names[b] for b in content["first_game"]]
+    hint = form.locator("label:has(select[name=buildings]) .hint")
+    expect(hint).to_have_text(f"first game: {', '.join(first[:-1])} and {first[-1]}")
 
     form.locator("select[name=buildings]").select_option("choose")
     expect(picker).to_be_visible()

@@ -3,6 +3,7 @@
 import { t } from "../../i18n.js";
 import { selectField } from "../../options.js";
 import { h } from "../../util.js";
+import { listOf } from "./words.js";
 
 const IN_PLAY = 4; // buildings in a game
 const CHOOSE = "choose"; // the select's value for "a list of 4 ids" (never sent as such)
@@ -20,8 +21,11 @@ function buildingsField(ctx) {
     { value: "random", label: t("4 at random") },
   ];
   if (buildings.length > IN_PLAY) choices.push({ value: CHOOSE, label: t("4 of your choice") });
+  // The first game's four, named from the content (the hint says which they are).
+  const byId = Object.fromEntries(buildings.map((b) => [b.id, b.name]));
+  const first = (ctx?.content?.first_game || []).map((id) => byId[id] || id);
   const select = selectField("buildings", t("Buildings"), choices,
-    { hint: t("first game: Quartz Mine, Oracle, Lanternworks, Workshop") });
+    first.length ? { hint: t("first game: {buildings}", { buildings: listOf(first) }) } : {});
   const boxes = buildings.map((b) => h("input", { type: "checkbox", value: b.id, "data-testid": "building-choice" }));
   const rows = buildings.map((b, i) => h("label", { class: "check" }, boxes[i], ` ${b.name}`));
   const count = h("p", { class: "hint", "aria-live": "polite", "data-testid": "buildings-count" });
