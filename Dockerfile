@@ -19,7 +19,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     KARANOR_DATA_DIR=/data
 COPY --from=wheel /wheels /wheels
-RUN pip install /wheels/*.whl && rm -rf /wheels
+# With the PostgreSQL driver (the `postgres` extra): the image serves SQLite or PostgreSQL.
+RUN set -- /wheels/*.whl && pip install "$1[postgres]" && rm -rf /wheels
 RUN useradd --system --home-dir /data karanor \
     && mkdir -p /data && chown karanor /data
 USER karanor

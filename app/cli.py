@@ -287,8 +287,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from app.store.db import MissingDriver
+
     args = build_parser().parse_args(argv)
-    result: int = args.run(args)
+    try:
+        result: int = args.run(args)
+    except MissingDriver as error:
+        print(f"karanor: {error}", file=sys.stderr)
+        return 2
     return result
 
 

@@ -97,3 +97,29 @@ def test_simulate_and_content_take_the_game(capsys: pytest.CaptureFixture[str]) 
     assert main(["simulate", "--game", "darkroad", "--players", "5"]) == 2
     assert main(["simulate", "--games", "1", "--players", "2"]) == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["finished"] == 1
+
+
+# psycopg is an extra (`karanor-online[postgres]`): a server on PostgreSQL without it says
+# what to install, for `serve` as for every command that opens the database.
+NO_DRIVER = """
+import sys
+sys.modules["psycopg"] = None  # as if the extra were not installed
+from app.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("command", [["db", "upgrade"], ["serve", "--port", "0"]])
+def test_postgresql_without_its_driver_says_what_to_install(command: list[str]) -> None:
+    env = {**os.environ, "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"}
+    out = subprocess.run(
+        [sys.executable, "-c", NO_DRIVER, *command],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2, out.stderr
+    assert "pip install 'karanor-online[postgres]'" in out.stderr
+    assert "Traceback" not in out.stderr

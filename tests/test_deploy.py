@@ -63,7 +63,8 @@ def test_dockerfile_installs_the_wheel_and_copies_nothing_else() -> None:
     assert final.startswith("python:3.11-slim")
     copies = re.findall(r"^COPY (.*)$", final, flags=re.M)
     assert copies == ["--from=wheel /wheels /wheels"]
-    assert "pip install /wheels/*.whl" in final
+    # The wheel with the PostgreSQL driver (compose runs it on PostgreSQL).
+    assert 'set -- /wheels/*.whl && pip install "$1[postgres]"' in final
     assert '"karanor", "serve", "--host", "0.0.0.0", "--port", "8000"' in final
     assert "KARANOR_DATA_DIR=/data" in final and 'VOLUME ["/data"]' in final
     assert "USER karanor" in final

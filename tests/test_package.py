@@ -129,6 +129,16 @@ def test_installed_wheel_serves_and_plays_from_an_empty_folder(
         venv / "bin" / "python", "-c", "import app; print(app.__file__)", env=env, cwd=empty
     )
     assert Path(where.stdout.strip()).is_relative_to(venv)
+    # A SQLite server installs no PostgreSQL driver (an extra: not every machine has its
+    # binary wheels).
+    driver = run(
+        venv / "bin" / "python",
+        "-c",
+        "import importlib.util; print(importlib.util.find_spec('psycopg') is None)",
+        env=env,
+        cwd=empty,
+    )
+    assert driver.stdout.strip() == "True"
 
     with httpx.Client(base_url=base, timeout=15) as http:
         assert http.get("/").status_code == 200  # a page (templates from the package)

@@ -70,6 +70,10 @@ def _on_sqlite_begin(connection: Any) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
 
 
+class MissingDriver(RuntimeError):
+    """The database URL names a driver that is not installed (an optional extra)."""
+
+
 def create_db_engine(
     url: str,
     *,
@@ -85,6 +89,7 @@ def create_db_engine(
     `sqlite_synchronous` is FULL or NORMAL (see `SQLITE_SYNCHRONOUS`).
 
     :raises ValueError: for another `sqlite_synchronous`.
+    :raises MissingDriver: a PostgreSQL URL without psycopg installed.
     """
     if sqlite_synchronous.upper() not in SQLITE_SYNCHRONOUS:
         raise ValueError(f"sqlite_synchronous must be FULL or NORMAL, not {sqlite_synchronous!r}")
@@ -94,6 +99,15 @@ def create_db_engine(
         "json_deserializer": orjson.loads,
     }
     if not is_sqlite(url):
+        if url.startswith("postgresql+psycopg"):
+            try:
+                import psycopg  # noqa: F401  (the driver SQLAlchemy will load)
+            except ImportError:
+                raise MissingDriver(
+                    "PostgreSQL needs its driver, an extra of the package: "
+                    "pip install 'karanor-online[postgres]' (from a checkout: "
+                    "pip install '.[postgres]', or pipx install '.[postgres]')"
+                ) from None
         return create_engine(url, pool_pre_ping=True, **common)
 
     if (path := _sqlite_file(url)) is not None:
