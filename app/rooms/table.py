@@ -111,7 +111,8 @@ class Table:
             return room.status or "lobby"
         return "finished" if room.game.is_over(live.state) else "playing"
 
-    async def _set_bot(self, room: Room, index: int, bot: bool) -> None:
+    async def _set_bot(self, room: Room, index: int, bot: bool) -> bool:
+        """Whether this call changed the seat (another process may have done it first)."""
         async with room.lock:
 
             def tx() -> tuple[bool, list[SeatInfo]]:
@@ -127,6 +128,7 @@ class Table:
             self.p.publish(room.code, {"t": "seats"})
             if bot:
                 self.bots.wake(room)
+        return changed
 
     async def reload(self, room: Room) -> None:
         """Another process changed the seats, the timer or the rematch: read them again."""
@@ -271,9 +273,9 @@ class Table:
             ]
             for seat in late:
                 person = next((s for s in room.seats if s.index == seat and not s.bot), None)
-                if person is not None:
+                # Said once: when two processes ring together, one changes the seat.
+                if person is not None and await self._set_bot(room, seat, True):
                     log.info("room %s: seat %d out of time, a bot plays it", room.code, seat)
-                    await self._set_bot(room, seat, True)
             await self.after_version(room)
         except Exception:
             log.exception("room %s: the turn timer failed", room.code)
