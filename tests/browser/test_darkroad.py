@@ -21,18 +21,13 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import PHONE, SHARED_SCREENS, no_sideways_scroll, watch
+from tests.helpers.browser import FAST, PHONE, SHARED_SCREENS, no_sideways_scroll, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 LAPTOP = {"width": 1366, "height": 860}
-FAST = {
-    "KARANOR_BOT_DELAY_SECONDS": "0",
-    "KARANOR_LOG_LEVEL": "warning",
-    "KARANOR_ROOMS_PER_HOUR": "0",
-}
 
 
 def keep(page: Page, name: str, full_page: bool = False) -> None:

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import LAPTOP, PHONE, no_sideways_scroll, watch
+from tests.helpers.browser import FAST, LAPTOP, PHONE, no_sideways_scroll, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -143,7 +143,7 @@ def test_three_browsers_play_a_game(
     # in some deals the simple moves below wander for ever once every seat has 1
     # prestige (seed 5: no end in 1,500 commands), in others the territory to click
     # lies under the "while you were away" notice (seed 22).
-    server = server_factory(env={"KARANOR_GAME_SEED": "10"}).start()
+    server = server_factory(env={**FAST, "KARANOR_GAME_SEED": "10"}).start()
     base = server.url
     content = httpx.get(f"{base}/api/content", timeout=10).json()
     CITIES.update(content["map"]["cities"])

@@ -19,17 +19,12 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import LAPTOP, watch
+from tests.helpers.browser import FAST, LAPTOP, watch
 from tests.helpers.client import SeatedRoom
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 
-FAST = {
-    "KARANOR_BOT_DELAY_SECONDS": "0",
-    "KARANOR_LOG_LEVEL": "warning",
-    "KARANOR_ROOMS_PER_HOUR": "0",
-}
 RESOURCE_WORDS = {"diamond": ("diamond", "diamonds")}  # goods.js: the others never change
 
 

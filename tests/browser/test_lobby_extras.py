@@ -17,16 +17,11 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.helpers.browser import PHONE, no_sideways_scroll, wait_js, watch
+from tests.helpers.browser import FAST, PHONE, no_sideways_scroll, wait_js, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 
-FAST = {
-    "KARANOR_BOT_DELAY_SECONDS": "0",
-    "KARANOR_LOG_LEVEL": "warning",
-    "KARANOR_ROOMS_PER_HOUR": "0",
-}
 CHOSEN = ["surveyor", "icebreaker_harbor", "guildhall", "mansion"]  # none of the first game's
 
 

@@ -26,18 +26,13 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import SHARED_SCREENS, wait_js, watch
+from tests.helpers.browser import FAST, SHARED_SCREENS, wait_js, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 LAPTOP = {"width": 1280, "height": 800}
-FAST = {
-    "KARANOR_BOT_DELAY_SECONDS": "0",
-    "KARANOR_LOG_LEVEL": "warning",
-    "KARANOR_ROOMS_PER_HOUR": "0",
-}
 MODAL_TYPES = {"draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"}
 
 

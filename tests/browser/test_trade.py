@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import LAPTOP, PHONE, no_sideways_scroll, watch
+from tests.helpers.browser import FAST, LAPTOP, PHONE, no_sideways_scroll, watch
 from tests.helpers.client import SeatedRoom
 from tests.helpers.server import ServerProcess
 
@@ -65,7 +65,7 @@ def test_offer_through_the_composer_and_accept_in_the_panel(
     browser: Browser,
     screens: Callable[..., None],
 ) -> None:
-    server = server_factory(env={"KARANOR_LOG_LEVEL": "warning"}).start()
+    server = server_factory(env=FAST).start()
     api = Api(server.url)
 
     # The page's markup is ready for a `script-src 'self'` CSP: no inline code or styles.

@@ -28,6 +28,17 @@ ARGS = [
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 860}
 SHARED_SCREENS = Path("/tmp/karanor-screens")
+# The servers of browser tests that play through the API as well: bots without a pause,
+# quiet logs, no room quota, and no per-seat command rate (a test sends a seat's commands
+# faster than a person could: with one kept-alive client, a whole game through the API
+# passed the default 20 a second and got `rate_limited`).
+FAST = {
+    "KARANOR_BOT_DELAY_SECONDS": "0",
+    "KARANOR_LOG_LEVEL": "warning",
+    "KARANOR_ROOMS_PER_HOUR": "0",
+    "KARANOR_COMMAND_RATE": "1000",
+    "KARANOR_COMMAND_BURST": "1000",
+}
 
 
 @pytest.fixture
