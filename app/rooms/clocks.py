@@ -1,8 +1,9 @@
 """The turn timer's clocks, as plain data (stored in `rooms.timer`): pure functions.
 
 A timer is `{"turn": seconds a turn, "reserve": seconds of reserve per seat,
-"clocks": {seat: {"since": epoch}}, "reserves": {seat: seconds left}}` (seats as
-strings: it is JSON).
+"clocks": {seat: {"since": epoch}}, "reserves": {seat: seconds left}, "v": the game
+version the clocks follow}` (seats as strings: it is JSON; `v` is set by the table when
+it stores moved clocks, so that no process stores older clocks over newer ones).
 """
 
 from __future__ import annotations

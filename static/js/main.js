@@ -18,6 +18,12 @@ import { h, tapTips, toast, uuid } from "./util.js";
 const $id = (id) => document.getElementById(id);
 /** How long "while you were away" stays unfolded (then its title only, until opened). */
 const SUMMARY_OPEN_MS = 20_000;
+
+/** A foldable notice folded (its title only) or open. */
+function setFolded(node, folded) {
+  node.classList.toggle("folded", folded);
+  node.querySelector(".notice-fold")?.setAttribute("aria-expanded", String(!folded));
+}
 // The asset version this page was loaded with (?v=...), passed on to the game's module.
 const ASSET_VERSION = new URL(import.meta.url).searchParams.get("v");
 
@@ -286,20 +292,22 @@ class RoomPage {
   }
 
   foldSummary() {
-    const node = this.summaryNode;
-    if (!node || node.classList.contains("folded")) return;
-    node.classList.add("folded");
-    node.querySelector(".notice-fold")?.setAttribute("aria-expanded", "false");
+    if (this.summaryNode) setFolded(this.summaryNode, true);
   }
 
   // --- what happened to you, and while you were away ------------------------------------
 
-  /** A notice that stays until dismissed (attacks: who did what to you, what you lost). */
-  notice(text, { kind = "alert", testid = "notice", title = null, lines = null } = {}) {
+  /** A notice that stays until dismissed (attacks: who did what to you, what you lost);
+   * a `foldable` one's title is a button that folds it to the title and unfolds it. */
+  notice(text, { kind = "alert", testid = "notice", title = null, lines = null, foldable = false } = {}) {
+    const heading = !title ? null : foldable
+      ? h("button", { type: "button", class: "notice-fold", "aria-expanded": "true",
+        onclick: () => setFolded(node, !node.classList.contains("folded")) }, title)
+      : h("strong", { class: "notice-title", text: title });
     const node = h("div", { class: `notice notice-${kind}`, role: kind === "alert" ? "alert" : "status",
       "data-testid": testid },
     h("div", { class: "notice-text" },
-      title ? h("strong", { class: "notice-title", text: title }) : null,
+      heading,
       text ? h("p", { text }) : null,
       lines ? h("ul", {}, ...lines.map((l) => h("li", { text: l }))) : null),
     h("button", { type: "button", class: "notice-close", "aria-label": t("Dismiss"), "data-tip": t("Dismiss"),
@@ -343,16 +351,9 @@ class RoomPage {
         "While you were away (last {shown} of {n}; the rest is in the log)", lines.length, { shown: MAX })
       : t("While you were away");
     this.summaryNode?.remove();
-    const node = this.notice(null, { kind: "info", testid: "away-summary", title, lines: shown });
-    // Its title folds and unfolds it (folded: the title only, the map free under it); it
-    // folds by itself after a while, or once this seat acts.
-    const heading = node.querySelector(".notice-title");
-    const fold = h("button", { type: "button", class: "notice-fold", "aria-expanded": "true",
-      onclick: () => {
-        const folded = node.classList.toggle("folded");
-        fold.setAttribute("aria-expanded", String(!folded));
-      } }, title);
-    heading.replaceWith(fold);
+    // Folded: the title only, the map free under it. It folds by itself after a while, or
+    // once this seat acts.
+    const node = this.notice(null, { kind: "info", testid: "away-summary", title, lines: shown, foldable: true });
     this.summaryNode = node;
     setTimeout(() => { if (this.summaryNode === node) this.foldSummary(); }, SUMMARY_OPEN_MS);
   }
