@@ -24,6 +24,8 @@ message, `forbidden_origin`, a lobby refusal.
 (*) A repeated command id, answered again from the log, counts again.
 """
 
+from typing import Any
+
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -69,8 +71,14 @@ def socket_closed() -> None:
 
 def command_done(seconds: float, game: str = "karanor") -> None:
     """A command was committed and acknowledged, `seconds` after it was received."""
-    COMMANDS.labels(game).inc()
-    COMMAND_SECONDS.labels(game).observe(seconds)
+    children = _per_game.get(game)
+    if children is None:  # `labels()` costs a lock and a key check a call: once a game
+        children = _per_game[game] = (COMMANDS.labels(game), COMMAND_SECONDS.labels(game))
+    children[0].inc()
+    children[1].observe(seconds)
+
+
+_per_game: dict[str, tuple[Any, Any]] = {}
 
 
 def error(code: str) -> None:

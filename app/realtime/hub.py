@@ -1,11 +1,16 @@
 """The sockets of each room, in this process.
 
-Every socket has its own bounded queue of messages, so a slow client never stalls
-the room: sending never waits, and a socket whose queue overflows is closed (it
-reconnects and gets a whole fresh view). The queue and the task writing it exist only
-while there is something to write: a writer task is started by the first message,
-drains the queue, lingers `LINGER_SECONDS` for more (a busy table keeps its task) and
-ends; an idle socket holds neither (memory: docs/perf-sockets-cold-bots.md).
+Sending never waits, so a slow client never stalls the room. A message is written at
+once when the server offers a direct write (`app.realtime.protocol`, as `karanor serve`
+runs it) and the socket can take it: no queue, no task. Otherwise (a peer reading
+slower than we write, or a server without the direct write) it goes to the socket's
+own bounded queue, and a socket whose queue overflows is closed (it reconnects and
+gets a whole fresh view). The queue and the task writing it exist only while there is
+something queued: a writer task is started by the first queued message, drains the
+queue through ASGI `send` (which waits for the peer to read), lingers `LINGER_SECONDS`
+for more and ends; an idle socket holds neither (memory:
+docs/perf-sockets-cold-bots.md). While a queue exists every message goes behind it, so
+messages always leave in order.
 
 A seat's socket is bound to the seat's identity (its id), never to its place at the
 table: which view it gets is decided at send time from the room's seats as they are
@@ -16,9 +21,11 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from starlette.websockets import WebSocket, WebSocketState
+
+from app.realtime.protocol import SEND_TEXTS
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +41,18 @@ class Connection:
 
     __slots__ = (
         "websocket", "code", "seat_id", "_queue", "_close_code", "_task", "_more", "_stopped",
+        "_direct",
     )  # fmt: skip
 
     def __init__(self, websocket: WebSocket, code: str, seat_id: int | None) -> None:
         self.websocket = websocket
         self.code = code
         self.seat_id = seat_id
+        # The server's direct write (app/realtime/protocol.py), when it offers one.
+        scope = getattr(websocket, "scope", None) or {}
+        self._direct: Callable[[Sequence[bytes]], bool] | None = (
+            scope.get("extensions") or {}
+        ).get(SEND_TEXTS)
         self._queue: deque[bytes] | None = None  # messages not written yet (None: none)
         self._close_code: int | None = None
         self._task: asyncio.Task[None] | None = None  # the writer, while there is one
@@ -59,10 +72,19 @@ class Connection:
         """Registered: nothing to do until the first message (kept for callers)."""
 
     def send(self, data: bytes) -> None:
-        """Queue one JSON message; never waits."""
+        """Write one JSON message now if the socket can take it, else queue it; never
+        waits."""
         if self.closing:
             return
         queue = self._queue
+        if queue is None and self._direct is not None and not self._stopped:
+            try:
+                if self._direct((data,)):
+                    return  # written: no queue, no task
+            except Exception:  # closing or gone; the reader notices and unregisters us
+                self._close_code = 1006
+                return
+            # The peer reads slower than we write: queue, and the writer waits for it.
         if queue is None:
             queue = self._queue = deque()
         elif len(queue) >= QUEUE_SIZE:

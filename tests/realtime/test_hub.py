@@ -11,6 +11,7 @@ from starlette.websockets import WebSocketState
 
 from app.realtime import hub
 from app.realtime.hub import CLOSE_TOO_SLOW, Connection
+from app.realtime.protocol import SEND_TEXTS
 
 
 class Socket:
@@ -130,5 +131,74 @@ def test_stop_ends_the_writer_and_later_messages_start_nothing() -> None:
         assert not conn.writing
         conn.send(b"y")
         assert not conn.writing and sock.sent == []
+
+    asyncio.run(main())
+
+
+class DirectSocket(Socket):
+    """A socket whose server offers the direct write (app/realtime/protocol.py):
+    `paused` makes it refuse (the peer reads slowly), `gone` makes it raise."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.direct: list[bytes] = []
+        self.paused = False
+        self.gone = False
+        self.scope = {"extensions": {SEND_TEXTS: self.send_texts}}
+
+    def send_texts(self, messages: Any) -> bool:
+        if self.gone:
+            raise ConnectionError("closing")
+        if self.paused:
+            return False
+        self.direct.extend(messages)
+        return True
+
+
+def direct_connection() -> tuple[Connection, DirectSocket]:
+    sock = DirectSocket()
+    return Connection(sock, "ROOM", 7), sock  # type: ignore[arg-type]
+
+
+def test_a_direct_write_needs_no_queue_and_no_task() -> None:
+    async def main() -> None:
+        conn, sock = direct_connection()
+        for i in range(3):
+            conn.send(b"%d" % i)
+        assert sock.direct == [b"0", b"1", b"2"] and sock.sent == []
+        assert not conn.writing and conn._queue is None
+
+    asyncio.run(main())
+
+
+def test_a_paused_socket_queues_and_later_messages_wait_behind_the_queue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(hub, "LINGER_SECONDS", 0.01)
+
+    async def main() -> None:
+        conn, sock = direct_connection()
+        conn.send(b"a")
+        sock.paused = True
+        conn.send(b"b")  # refused by the transport: queued, a writer takes it via ASGI
+        sock.paused = False
+        conn.send(b"c")  # the queue is not drained yet: behind it, not direct
+        assert conn.writing and list(conn._queue or ()) == [b"b", b"c"]
+        await writer_done(conn)
+        assert sock.direct == [b"a"] and sock.sent == ["b", "c"]
+        conn.send(b"d")  # drained: direct again
+        assert sock.direct == [b"a", b"d"]
+
+    asyncio.run(main())
+
+
+def test_a_socket_gone_under_a_direct_write_is_closing() -> None:
+    async def main() -> None:
+        conn, sock = direct_connection()
+        sock.gone = True
+        conn.send(b"x")
+        assert conn.closing and not conn.writing
+        conn.send(b"y")  # ignored
+        assert sock.direct == [] and sock.sent == []
 
     asyncio.run(main())

@@ -1,5 +1,6 @@
-"""`LeanWebSocketProtocol`: a real uvicorn server with it serves WebSockets as before, and an
-accepted connection no longer holds its upgrade request and response."""
+"""`LeanWebSocketProtocol`: a real uvicorn server with it serves WebSockets as before, an
+accepted connection no longer holds its upgrade request and response, and its direct write
+(the `SEND_TEXTS` extension) puts well-formed text frames on the wire."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 import uvicorn
 import websockets
 
-from app.realtime.protocol import LeanWebSocketProtocol
+from app.realtime.protocol import SEND_TEXTS, LeanWebSocketProtocol, text_frame
 from tests.helpers.server import free_port
 
 
@@ -51,3 +52,96 @@ def test_an_accepted_socket_forgets_its_handshake() -> None:
             await serving
 
     asyncio.run(main())
+
+
+SIZES = [0, 1, 125, 126, 127, 65535, 65536, 200_000]
+
+
+async def direct(scope: dict, receive: object, send: object) -> None:  # type: ignore[type-arg]
+    """Accepts, then answers "go" with one message of every size of SIZES, in two
+    direct writes (several frames in one write, and one alone)."""
+    assert (await receive())["type"] == "websocket.connect"  # type: ignore[operator]
+    await send({"type": "websocket.accept"})  # type: ignore[operator]
+    send_texts = scope["extensions"][SEND_TEXTS]
+    while True:
+        message = await receive()  # type: ignore[operator]
+        if message["type"] == "websocket.disconnect":
+            return
+        payloads = ["é" * (n // 2) + "x" * (n % 2) for n in SIZES]  # UTF-8, n bytes each
+        assert send_texts([p.encode() for p in payloads[:-1]]) is True
+        assert send_texts([payloads[-1].encode()]) is True
+
+
+async def serving(app: object) -> tuple[uvicorn.Server, asyncio.Task[None], int]:
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, ws=LeanWebSocketProtocol, log_level="warning",  # type: ignore[arg-type]
+        lifespan="off",
+    )  # fmt: skip
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    async with asyncio.timeout(20):
+        while not server.started:
+            await asyncio.sleep(0.01)
+    return server, task, port
+
+
+def test_text_frames_of_every_length_class_reach_a_client_whole() -> None:
+    """RFC 6455 5.2: payload lengths under 126 in the header's 7 bits, up to 65535 in 16
+    more bits, beyond in 64: the websockets client parses each as the message sent."""
+
+    async def main() -> None:
+        server, task, port = await serving(direct)
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/", max_size=None) as ws:
+                await ws.send("go")
+                for n in SIZES:
+                    got = await ws.recv()
+                    assert isinstance(got, str) and len(got.encode()) == n
+        finally:
+            server.should_exit = True
+            await task
+
+    asyncio.run(main())
+
+
+def test_the_direct_write_waits_for_a_paused_transport_and_stops_at_close() -> None:
+    """Paused (the peer reads slower than we write): nothing written, False. Closed:
+    `ConnectionError`, so the caller stops writing to it."""
+
+    async def main() -> None:
+        server, task, port = await serving(echo)
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+                await ws.send("a")
+                assert await ws.recv() == "A"
+                (protocol,) = [
+                    p for p in server.server_state.connections
+                    if isinstance(p, LeanWebSocketProtocol)
+                ]  # fmt: skip
+                send_texts = protocol.scope["extensions"][SEND_TEXTS]
+                protocol.pause_writing()
+                assert send_texts([b"held"]) is False
+                protocol.resume_writing()
+                assert send_texts([b"now"]) is True
+                assert await ws.recv() == "now"
+            async with asyncio.timeout(10):
+                while not protocol.disconnected:
+                    await asyncio.sleep(0.01)
+            try:
+                send_texts([b"late"])
+            except ConnectionError:
+                pass
+            else:
+                raise AssertionError("a closed socket took a write")
+        finally:
+            server.should_exit = True
+            await task
+
+    asyncio.run(main())
+
+
+def test_text_frame_headers() -> None:
+    assert text_frame(b"hi") == b"\x81\x02hi"
+    assert text_frame(b"x" * 126)[:4] == b"\x81\x7e\x00\x7e"
+    assert text_frame(b"x" * 65536)[:10] == b"\x81\x7f" + (65536).to_bytes(8, "big")
