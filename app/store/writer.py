@@ -2,7 +2,9 @@
 
 Two kinds of work are queued:
 
-- `append(record)`: one accepted command to log (`LogRecord`). The writer drains
+- `append(record)`: one accepted command to log (`LogRecord`). The records appended
+  during one turn of the event loop are handed to the thread together (one wake-up of
+  the thread for them all). The writer drains
   what is waiting, writes every waiting record in ONE transaction (sorted by game,
   so that on PostgreSQL several processes take row locks in the same order) and
   commits: a group commit. Each record is answered with its own `Appended`
@@ -127,7 +129,9 @@ class Writer:
         self.engine = engine
         self.max_batch = max_batch
         self.on_batch = on_batch
-        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Item | list[_Item] | None] = queue.SimpleQueue()
+        # Records appended during one turn of an event loop, handed over together.
+        self._handing: dict[asyncio.AbstractEventLoop, list[_Item]] = {}
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
 
@@ -153,11 +157,25 @@ class Writer:
 
         :raises SQLAlchemyError: the database failed (nothing of this record written).
         """
-        self._ensure()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Appended] = loop.create_future()
-        self._queue.put(_Item(loop, future, record=record))
+        item = _Item(loop, future, record=record)
+        waiting = self._handing.get(loop)
+        if waiting is None:
+            # Handed over at the end of this turn of the loop, with every record the
+            # turn's other commands append: one put (one wake-up of the writer thread)
+            # for them all, instead of one each.
+            self._handing[loop] = [item]
+            loop.call_soon(self._hand_over, loop)
+        else:
+            waiting.append(item)
         return await future
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        items = self._handing.pop(loop, None)
+        if items:
+            self._ensure()
+            self._queue.put(items)
 
     def stop(self) -> None:
         thread = self._thread
@@ -179,7 +197,7 @@ class Writer:
             first = self._queue.get()
             if first is None:
                 return
-            items = [first]
+            items = first if isinstance(first, list) else [first]
             stop = False
             while len(items) < self.max_batch:
                 try:
@@ -189,7 +207,10 @@ class Writer:
                 if more is None:
                     stop = True
                     break
-                items.append(more)
+                if isinstance(more, list):
+                    items.extend(more)
+                else:
+                    items.append(more)
             records = [i for i in items if i.record is not None]
             if records:
                 self._run_group(records)

@@ -4,6 +4,7 @@ the database holds (the log rows, the version, the snapshot, the room's status).
 from __future__ import annotations
 
 import asyncio
+import queue
 import threading
 from collections.abc import Iterator
 from datetime import datetime
@@ -159,3 +160,36 @@ def test_the_last_command_finishes_the_room(engine: Engine) -> None:
             for row in (repo.room_by_code(conn, code=c) for c in ("W000", "W001"))
         }
     assert statuses == {r0: "finished", r1: "playing"}
+
+
+class CountingQueue(queue.SimpleQueue):  # type: ignore[type-arg]
+    """The writer's queue, counting the hand-overs (each one wakes the writer thread)."""
+
+    def __init__(self) -> None:
+        self.puts = 0
+
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
+        self.puts += 1
+        super().put(item, block, timeout)
+
+
+def test_the_appends_of_one_loop_turn_wake_the_writer_once(engine: Engine) -> None:
+    """The records appended during one turn of the event loop are handed to the writer
+    thread together (one wake-up, not one per record) and committed as one group."""
+    games = make_games(engine, 4)
+    batches: list[int] = []
+
+    async def main() -> list[Appended]:
+        writer = Writer(engine, on_batch=batches.append)
+        writer._queue = counting = CountingQueue()
+        try:
+            outcomes = await asyncio.gather(
+                *(writer.append(record(r, g, 0, "x")) for r, g in games)
+            )
+            assert counting.puts == 1
+            return list(outcomes)
+        finally:
+            await asyncio.to_thread(writer.stop)
+
+    assert asyncio.run(main()) == [Appended.COMMITTED] * 4
+    assert batches == [4]
