@@ -4,6 +4,7 @@ the database holds (the log rows, the version, the snapshot, the room's status).
 from __future__ import annotations
 
 import asyncio
+import os
 import queue
 import threading
 from collections.abc import Iterator
@@ -193,3 +194,21 @@ def test_the_appends_of_one_loop_turn_wake_the_writer_once(engine: Engine) -> No
 
     assert asyncio.run(main()) == [Appended.COMMITTED] * 4
     assert batches == [4]
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling classes")
+def test_the_writer_thread_does_not_preempt_the_event_loop(engine: Engine) -> None:
+    """SCHED_BATCH: woken by a hand-over, the writer does not preempt the loop's thread
+    (it could not run before the loop let go of the GIL anyway)."""
+
+    async def main() -> int:
+        writer = Writer(engine)
+        try:
+            await writer.solo(lambda: None)
+            assert writer._thread is not None and writer._thread.native_id is not None
+            return os.sched_getscheduler(writer._thread.native_id)
+        finally:
+            await asyncio.to_thread(writer.stop)
+
+    assert asyncio.run(main()) == os.SCHED_BATCH
+    assert os.sched_getscheduler(0) != os.SCHED_BATCH  # the caller's thread is untouched
