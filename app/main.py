@@ -8,6 +8,9 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.routing import Match, WebSocketRoute
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from app import __version__, metrics
 from app.config import Settings, get_settings
@@ -64,6 +67,39 @@ def _command_measured(game: str, seconds: float, code: str | None) -> None:
         metrics.error(code)
 
 
+def _room_socket_route() -> WebSocketRoute:
+    """The `/ws/rooms/{code}` route of `app.web.ws` (its path, matched as the router would)."""
+    for route in ws.router.routes:
+        if isinstance(route, WebSocketRoute) and route.endpoint is ws.room_socket_route:
+            return route
+    raise LookupError("app.web.ws has no room socket route")  # pragma: no cover
+
+
+class KaranorApp(FastAPI):
+    """The FastAPI application, with a fast path for the room WebSocket.
+
+    A room socket is handed to its endpoint before every middleware: none of them does
+    anything for a WebSocket (the origin check is the endpoint's own, the others are
+    HTTP-only), but each one's frame, and the router's, would stay alive as long as the
+    socket is open (~10 KB of memory per idle socket, docs/perf-sockets-cold-bots.md).
+    Every other scope (HTTP, lifespan, any other WebSocket path) takes the usual way.
+    """
+
+    _room_socket = _room_socket_route()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if self.root_path:  # as FastAPI and Starlette set them for the router
+                scope["root_path"] = self.root_path
+            match, child = self._room_socket.matches(scope)
+            if match is Match.FULL:
+                scope["app"] = self
+                scope.update(child)  # endpoint, path_params
+                await ws.room_socket_route(WebSocket(scope, receive, send))
+                return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application; the schema must already be migrated (`karanor serve` does it)."""
     settings = settings or get_settings()
@@ -102,7 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.rooms.shutdown()
             engine.dispose()
 
-    app = FastAPI(title="Karanor Online", version=__version__, lifespan=lifespan)
+    app = KaranorApp(title="Karanor Online", version=__version__, lifespan=lifespan)
     app.state.settings = settings
     install_error_handlers(app)
     if settings.allowed_origins:
