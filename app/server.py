@@ -137,6 +137,7 @@ def _header_timeout_protocol(settings: Settings) -> type[asyncio.Protocol] | str
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """The keyword arguments `karanor serve` gives `uvicorn.run` (tests start uvicorn with
     the same ones)."""
+    from app.realtime.protocol import LeanWebSocketProtocol
     from app.web.logs import log_config
 
     return {
@@ -145,6 +146,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "log_level": settings.log_level.lower(),
         # Seat tokens redacted from every line; JSON lines with log_format=json.
         "log_config": log_config(settings.log_level, settings.log_format),
+        # uvicorn's sans-io WebSocket protocol, without the handshake kept for the life
+        # of each socket (~2 KB per idle socket) and with a direct write (its module doc).
+        "ws": LeanWebSocketProtocol,
         "ws_max_size": WS_MAX_SIZE,
         "ws_per_message_deflate": False,  # no compression bombs; our messages are small
         # X-Forwarded-For/-Proto only when told we sit behind a proxy, and only from the
