@@ -37,9 +37,14 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from app.config import get_settings
     from app.server import serve
+    from app.store.migrate import MigrationFailed
 
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
-    serve(get_settings().model_copy(update=overrides))
+    try:
+        serve(get_settings().model_copy(update=overrides))
+    except MigrationFailed as error:  # the migration's own error is printed above
+        print(f"karanor: {error}", file=sys.stderr)
+        return error.status
     return 0
 
 

@@ -229,14 +229,15 @@ def tune_gc() -> None:
 
 
 def serve(settings: Settings) -> None:
-    """Migrate, print where to play, serve until stopped."""
+    """Migrate (in a child process: Alembic never enters the server's memory), print where
+    to play, serve until stopped."""
     import uvicorn
 
     from app.main import create_app
     from app.store import migrate
 
     fd_limits = raise_fd_limit()
-    migrate.upgrade(settings.database_url)
+    migrate.upgrade_in_child(settings.database_url)
     lines = banner(settings, fd_limits)
     if settings.log_format == "json":
         print(json_banner(settings, lines), flush=True)
