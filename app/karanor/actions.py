@@ -325,15 +325,73 @@ def parse(data: Any) -> Command:
     return cls(**kwargs)
 
 
-def to_json(cmd: Command) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": cmd.type}
-    for f in dataclasses.fields(cmd):
-        v = getattr(cmd, f.name)
+# How `to_json` writes each field of a command class: 0 as it is, 1 pairs as an
+# object, 2 a tuple as a list (None left as it is), and whether a None is left out.
+_AS_IS, _PAIRS, _LIST = 0, 1, 2
+_Spec = tuple[tuple[str, int, bool], ...]
+_SPECS: dict[type[Command], _Spec] = {}
+
+
+def _spec(cls: type[Command]) -> _Spec:
+    spec = []
+    for f in dataclasses.fields(cls):
+        how = _AS_IS
         if f.name in ("buy", "sell"):
+            how = _PAIRS
+        elif f.name in ("path", "to"):
+            how = _LIST
+        spec.append((f.name, how, f.default is None))
+    out = _SPECS[cls] = tuple(spec)
+    return out
+
+
+def to_json(cmd: Command) -> dict[str, Any]:
+    """The JSON form of `cmd` (a new dict: the caller may keep or change it)."""
+    out: dict[str, Any] = {"type": cmd.type}
+    spec = _SPECS.get(type(cmd)) or _spec(type(cmd))
+    for name, how, none_left_out in spec:
+        v = getattr(cmd, name)
+        if v is None:
+            if none_left_out:
+                continue
+        elif how == _PAIRS:
             v = dict(v)
-        elif f.name == "path" and v is not None or f.name == "to" and isinstance(v, tuple):
+        elif how == _LIST and isinstance(v, tuple):
             v = list(v)
-        if v is None and f.default is None:
-            continue
-        out[f.name] = v
+        out[name] = v
+    return out
+
+
+# The JSON form of every command listed so far (commands are frozen values; a listing
+# shows the same few hundred again and again, most of them interned by the engine):
+# found by the command's identity first (no hashing of its fields), else by its value.
+_JSON: dict[Command, dict[str, Any]] = {}
+_BY_ID: dict[int, tuple[Command, dict[str, Any]]] = {}  # the command kept: its id stays its
+_JSON_MAX = 20_000  # each table emptied past this (the content bounds the values listed)
+
+
+def json_of(cmd: Command) -> dict[str, Any]:
+    """`to_json(cmd)`, shared by every caller: never change the dict (or what it holds).
+    Not for offers and counters (they carry the client's bundles)."""
+    hit = _BY_ID.get(id(cmd))
+    if hit is not None and hit[0] is cmd:
+        return hit[1]
+    out = _JSON.get(cmd)
+    if out is None:
+        if len(_JSON) >= _JSON_MAX:
+            _JSON.clear()
+        out = _JSON[cmd] = to_json(cmd)
+    if len(_BY_ID) >= _JSON_MAX:
+        _BY_ID.clear()
+    _BY_ID[id(cmd)] = (cmd, out)
+    return out
+
+
+def listing_json(cmds: list[Command]) -> list[dict[str, Any]]:
+    """`[json_of(c) for c in cmds]`: the forms are shared, never change them."""
+    get = _BY_ID.get
+    out = []
+    for cmd in cmds:
+        hit = get(id(cmd))
+        out.append(hit[1] if hit is not None and hit[0] is cmd else json_of(cmd))
     return out

@@ -62,6 +62,17 @@ def quest_limit(c: Content, p: Player) -> int:
     return max(1, c.rules.hand_size_quests + mods(c, p)["quest_limit"])
 
 
+def view_limits(c: Content, p: Player) -> tuple[int, int, int]:
+    """(`move_steps`, `sea_cost`, `quest_limit`) from one look at the modifiers."""
+    m = mods(c, p)
+    r = c.rules
+    return (
+        max(1, r.move_steps + m["move"]),
+        max(0, r.sea_cost + m["sea_cost"]),
+        max(1, r.hand_size_quests + m["quest_limit"]),
+    )
+
+
 @functools.lru_cache(maxsize=8)
 def quest_limit_floor(c: Content) -> int:
     """No player's `quest_limit` is ever below this (every lowering badge and artifact

@@ -16,7 +16,7 @@ from .state import GAME_OVER, State
 from .trades import holds, tradeable
 
 
-def _player(s: State, p: Any, public_quests: bool) -> dict[str, Any]:
+def _player(p: Any, public_quests: bool) -> dict[str, Any]:
     out = {
         "seat": p.seat,
         "name": p.name,
@@ -26,30 +26,47 @@ def _player(s: State, p: Any, public_quests: bool) -> dict[str, Any]:
         "prestige": p.prestige,
         "revenue": p.revenue,
         "position": p.position,
-        "resources": dict(p.resources),
-        "badges": list(p.badges),
-        "artifacts": list(p.artifacts),
+        "resources": p.resources.copy(),
+        "badges": p.badges.copy(),
+        "artifacts": p.artifacts.copy(),
         "partners": [{"resource": r, "promoted": pr} for r, pr in p.partners.items()],
         "businesses": [{"city": b.city, "card": b.card} for b in p.businesses],
-        "villas": list(p.villas),
+        "villas": p.villas.copy(),
         "hand_counts": {
             "business": len(p.business_hand),
             "quests": len(p.quests),
             "black_market": len(p.black_market),
         },
-        "powers_used": list(p.powers_used) + list(p.powers_spent),
+        "powers_used": p.powers_used + p.powers_spent,
     }
     if public_quests:
-        out["quests"] = list(p.quests)
+        out["quests"] = p.quests.copy()
     return out
 
 
+_OFFER_KEYS = (
+    "id",
+    "from",
+    "to",
+    "give",
+    "want",
+    "note",
+    "status",
+    "counter_of",
+    "declined_by",
+    "accepted_by",
+)
+_ANSWERABLE = ("open", "unavailable")  # a seat but its maker is told whether it can accept
+
+
 def public_part(s: State) -> dict[str, Any]:
-    """What every viewer of this version sees alike (turn, players, board, result).
-    Compute it once per version and pass it to `view` for each seat; never mutate it."""
-    c = content_of(s)
+    """What every viewer of this version sees alike (turn, players, board, offers as a
+    spectator sees them, result). Compute it once per version and pass it to `view` for
+    each seat; never mutate it (nor what a view built on it holds)."""
     public_quests = bool(s.options.get("public_quests"))
     head = s.pending[0] if s.pending else None
+    draft = s.phase == "draft"
+    decks = s.decks
     return {
         "version": s.commands,
         "status": "finished" if s.phase == GAME_OVER else "playing",
@@ -60,27 +77,28 @@ def public_part(s: State) -> dict[str, Any]:
             "phase": s.phase,
             "move_left": s.move_left,
             "start_seat": s.start_seat,
-            "draft_round": s.draft_round if s.phase == "draft" else None,
-            "drafted": [p.draft_done for p in s.players] if s.phase == "draft" else None,
+            "draft_round": s.draft_round if draft else None,
+            "drafted": [p.draft_done for p in s.players] if draft else None,
             "pending": {"seat": head["seat"], "kind": head["kind"]} if head else None,
             "end_triggered_by": s.end_triggered_by,
         },
-        "players": [_player(s, p, public_quests) for p in s.players],
+        "players": [_player(p, public_quests) for p in s.players],
         "board": {
-            "inhabitants": dict(s.inhabitants),
-            "business_display": list(s.business_display),
+            "inhabitants": s.inhabitants.copy(),
+            "business_display": s.business_display.copy(),
             "delivery": s.delivery,
-            "deliveries_left": len(s.decks["deliveries"]),
-            "supply": dict(s.supply),
-            "badge_supply": dict(s.badge_supply),
-            "partners_free": list(s.partners_free),
-            "villas": dict(s.villa_owner),
-            "market": dict(s.market) if s.market is not None else None,
-            "decks": {k: len(v) for k, v in s.decks.items() if k != "deliveries"},
+            "deliveries_left": len(decks["deliveries"]),
+            "supply": s.supply.copy(),
+            "badge_supply": s.badge_supply.copy(),
+            "partners_free": s.partners_free.copy(),
+            "villas": s.villa_owner.copy(),
+            "market": s.market.copy() if s.market is not None else None,
+            "decks": {k: len(v) for k, v in decks.items() if k != "deliveries"},
             "discards": {k: len(v) for k, v in s.discards.items()},
-            "end_prestige": fx.end_prestige(s, c),
+            "end_prestige": fx.end_prestige(s, content_of(s)),
             "prestige_history": [list(r) for r in s.prestige_history],
         },
+        "offers": [{k: o[k] for k in _OFFER_KEYS} for o in s.offers],
         "result": s.result,
     }
 
@@ -89,11 +107,15 @@ def view(
     s: State, seat: int | None, *, with_legal: bool = True, public: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The JSON view of the game for `seat` (None: a spectator). `public`: this
-    version's `public_part`, shared by every viewer's view (computed if absent)."""
-    c = content_of(s)
+    version's `public_part`, shared by every viewer's view (computed if absent).
+    The view shares the public part's values and the listing's cached command forms:
+    serialise it, never mutate what it holds."""
     if seat is not None and not 0 <= seat < s.n:
         seat = None
     common = public if public is not None else public_part(s)
+    offers = common["offers"]
+    if seat is not None and offers:
+        offers = _offers_for(s, offers, seat)
     out: dict[str, Any] = {
         "version": common["version"],
         "status": common["status"],
@@ -102,51 +124,52 @@ def view(
         "players": common["players"],
         "private": None,
         "board": common["board"],
-        "offers": [_offer(s, o, seat) for o in s.offers],
+        "offers": offers,
         "legal_actions": [],
         "result": common["result"],
     }
     if seat is not None:
+        c = content_of(s)
         p = s.players[seat]
-        mine = [dict(x) for x in s.pending if x["seat"] == seat]
+        mine = None
+        for x in s.pending:
+            if x["seat"] == seat:
+                mine = x.copy()
+                break
+        move_steps, sea_cost, quest_limit = fx.view_limits(c, p)
         out["private"] = {
-            "business_cards": list(p.business_hand),
-            "quests": list(p.quests),
-            "black_market": list(p.black_market),
-            "draft_hand": list(p.draft_hand),
-            "pending": mine[0] if mine else None,
+            "business_cards": p.business_hand.copy(),
+            "quests": p.quests.copy(),
+            "black_market": p.black_market.copy(),
+            "draft_hand": p.draft_hand.copy(),
+            "pending": mine,
             "tradeable": tradeable(s, seat),
-            "move_steps": fx.move_steps(c, p),
-            "sea_cost": fx.sea_cost(c, p),
-            "quest_limit": fx.quest_limit(c, p),
+            "move_steps": move_steps,
+            "sea_cost": sea_cost,
+            "quest_limit": quest_limit,
         }
         if with_legal:
-            out["legal_actions"] = [A.to_json(cmd) for cmd in legal_actions(s, seat)]
+            listing = legal_actions(s, seat)
+            if listing:
+                out["legal_actions"] = A.listing_json(listing)
     return out
 
 
-def _offer(s: State, o: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    out = {
-        k: o[k]
-        for k in (
-            "id",
-            "from",
-            "to",
-            "give",
-            "want",
-            "note",
-            "status",
-            "counter_of",
-            "declined_by",
-            "accepted_by",
-        )
-    }
-    if seat is not None and o["status"] in ("open", "unavailable") and seat != o["from"]:
-        out["can_accept"] = (
-            (o["to"] is None or seat in o["to"])
-            and holds(s.players[seat], o["want"])
-            and o["status"] == "open"
-        )
+def _offers_for(s: State, offers: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The public offers, with `can_accept` on each that `seat` may answer."""
+    out = offers
+    for i, o in enumerate(offers):
+        if o["status"] in _ANSWERABLE and seat != o["from"]:
+            if out is offers:
+                out = offers.copy()
+            out[i] = {
+                **o,
+                "can_accept": (
+                    (o["to"] is None or seat in o["to"])
+                    and holds(s.players[seat], o["want"])
+                    and o["status"] == "open"
+                ),
+            }
     return out
 
 
