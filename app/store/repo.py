@@ -315,6 +315,8 @@ class _HotSql:
     insert: str
     stamp: Callable[[datetime], Any] | None  # created_at as the driver takes it
     pipeline: bool  # psycopg: statements sent together, one round trip
+    # PostgreSQL: a whole group in one statement (arrays of its records' fields)
+    group: str | None = None
 
 
 def _hot_sql(dialect: Dialect) -> _HotSql:
@@ -340,12 +342,37 @@ def _hot_sql(dialect: Dialect) -> _HotSql:
             move=sql.move.replace("?", "%s"),
             move_snapshot=sql.move_snapshot.replace("?", "%s"),
             insert=sql.insert.replace("?", "%s"),
+            group=_GROUP_SQL if sql.pipeline else None,
         )
     _HOT[dialect.name, dialect.driver] = sql
     return sql
 
 
 _HOT: dict[tuple[str, str], _HotSql] = {}  # by (database, driver)
+
+# A group of records of distinct games in ONE statement (one round trip, one statement
+# for psycopg to prepare once): each game's compare-and-set, then the log rows of the
+# games it moved; it returns the ids of the games written. The arrays' order is the
+# records' (sorted by game, as the writer sends them).
+_GROUP_SQL = """\
+WITH r AS (
+    SELECT * FROM unnest(%s::int[], %s::int[], %s::text[], %s::json[], %s::int[],
+                         %s::text[], %s::json[], %s::json[])
+        AS r(game_id, old, status, snapshot, seat, command_id, command, events)
+), moved AS (
+    UPDATE games AS g
+    SET version = r.old + 1, status = r.status, updated_at = now(),
+        snapshot = CASE WHEN r.snapshot IS NULL THEN g.snapshot ELSE r.snapshot END,
+        snapshot_version = CASE WHEN r.snapshot IS NULL THEN g.snapshot_version
+                                ELSE r.old + 1 END
+    FROM r
+    WHERE g.id = r.game_id AND g.version = r.old
+    RETURNING g.id
+)
+INSERT INTO game_events (game_id, version, seat, command_id, command, events, created_at)
+SELECT r.game_id, r.old + 1, r.seat, r.command_id, r.command, r.events, %s
+FROM r JOIN moved ON moved.id = r.game_id
+RETURNING game_id"""
 
 
 def append_events(conn: Connection, records: Sequence[LogRow]) -> list[bool]:
@@ -354,8 +381,11 @@ def append_events(conn: Connection, records: Sequence[LogRow]) -> list[bool]:
     it was written (False: its game was not at `old_version`, nothing of it written).
 
     The group commit's path: plain SQL on the driver's cursor (no statement compiled or
-    parameters processed per call); on PostgreSQL the version updates go in one round
-    trip (a psycopg pipeline) and the log rows in one `executemany`.
+    parameters processed per call). On PostgreSQL (psycopg) a group of distinct games
+    is one statement over arrays (`_GROUP_SQL`); a group holding a game twice (never
+    from the rooms: one command of a room at a time) sends the version updates in one
+    round trip (a psycopg pipeline) and the log rows in one `executemany`, as SQLite
+    runs them one by one.
 
     :raises DBAPIError: as SQLAlchemy raises it (`IntegrityError` for a duplicate).
     """
@@ -367,6 +397,26 @@ def append_events(conn: Connection, records: Sequence[LogRow]) -> list[bool]:
     statement: str = sql.move
     params: Any = ()
     try:
+        if sql.group is not None and len({r.game_id for r in records}) == len(records):
+            statement = sql.group
+            params = (
+                [r.game_id for r in records],
+                [r.old_version for r in records],
+                [r.status for r in records],
+                [None if r.snapshot is None else _json(r.snapshot) for r in records],
+                [r.seat for r in records],
+                [r.command_id for r in records],
+                [_json(r.command) for r in records],
+                [_json(r.events) for r in records],
+                stamp,
+            )
+            cur = raw.cursor()
+            try:
+                cur.execute(statement, params)
+                done = {row[0] for row in cur.fetchall()}
+            finally:
+                cur.close()
+            return [r.game_id in done for r in records]
         moves: list[tuple[str, tuple[Any, ...]]] = []
         for r in records:
             new = r.old_version + 1

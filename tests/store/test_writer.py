@@ -112,6 +112,40 @@ def test_a_group_writes_every_record_and_its_snapshot(engine: Engine) -> None:
             assert repo.game_snapshot(conn, game_id=g).snapshot == {"v": 0}
 
 
+def test_a_group_of_distinct_games_writes_each_as_alone(engine: Engine) -> None:
+    """The rooms' case (one command per game in a group; on PostgreSQL one statement for
+    the group): each game's version, status and snapshot, its log row, and a stale one
+    left untouched."""
+    games = make_games(engine, 4)
+    (r0, g0), (r1, g1), (r2, g2), (r3, g3) = games
+    assert append_all(engine, [record(r3, g3, 0, "before")]) == [Appended.COMMITTED]
+    records = [
+        record(r0, g0, 0, "plain"),
+        record(r1, g1, 0, "snap", snapshot={"v": 1, "k": ["é", None]}),
+        record(r2, g2, 0, "end", status="finished", snapshot={"over": True}),
+        record(r3, g3, 0, "stale"),  # g3 is at version 1 now
+    ]
+    outcomes = append_all(engine, records)
+    assert outcomes == [Appended.COMMITTED] * 3 + [Appended.CONFLICT]
+    with read_connection(engine) as conn:
+        heads = {g: repo.game_snapshot(conn, game_id=g) for _r, g in games}
+        assert (heads[g0].version, heads[g0].snapshot_version, heads[g0].snapshot) == (
+            1, 0, {"v": 0}
+        )  # fmt: skip
+        assert (heads[g1].version, heads[g1].snapshot_version, heads[g1].snapshot) == (
+            1, 1, {"v": 1, "k": ["é", None]}
+        )  # fmt: skip
+        assert repo.game_version(conn, game_id=g2).status == "finished"
+        assert (heads[g3].version, heads[g3].snapshot) == (1, {"v": 0})
+    for (_r, g), command_id in zip(games[:3], ["plain", "snap", "end"], strict=True):
+        (row,) = log_of(engine, g)
+        assert (row.version, row.seat, row.command_id) == (1, 0, command_id)
+        assert row.command == {"type": "move", "to": "Kien", "n": 0}
+        assert row.events == [{"type": "moved", "seat": 0, "to": 2}]
+        assert isinstance(row.created_at, datetime)
+    assert [r.command_id for r in log_of(engine, g3)] == ["before"]
+
+
 def test_a_conflict_writes_nothing_of_its_record_and_spares_the_others(engine: Engine) -> None:
     (r0, g0), (r1, g1) = make_games(engine, 2)
     outcomes = append_all(
