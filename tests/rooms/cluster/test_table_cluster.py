@@ -409,8 +409,13 @@ def test_a_stale_process_does_not_stop_the_timer(
                 async def p1_played_by_bot() -> bool:
                     info = (await http.get(f"{a.url}{path}")).json()
                     if info["version"] == 1:
-                        seats = [d["seat"] for d in info["timer"]["deadlines"]]
-                        if seats not in ([1], []):  # the game waits for P1 only
+                        deadlines = info["timer"]["deadlines"]
+                        seats = [d["seat"] for d in deadlines]
+                        # The clocks are stored just after the version (their own
+                        # write): a read between the two sees version 1 with the host's
+                        # clock as it was before the move, untouched.
+                        before = deadlines == [{"seat": 0, "at": host_deadline}]
+                        if seats not in ([1], []) and not before:  # it waits for P1 only
                             wrong.append(info["timer"])
                     return bool(info["version"] >= 2)
 
