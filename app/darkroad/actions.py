@@ -377,9 +377,37 @@ def parse(data: Any) -> Command:
     return COMMANDS[kind](**kwargs)
 
 
+_NAMES: dict[type[Command], tuple[str, ...]] = {}  # each command class's field names
+
+
 def to_json(cmd: Command) -> dict[str, Any]:
+    """The JSON form of `cmd` (a new dict: the caller may keep or change it)."""
     out: dict[str, Any] = {"type": cmd.type}
-    for f in dataclasses.fields(cmd):
-        v = getattr(cmd, f.name)
-        out[f.name] = list(v) if isinstance(v, tuple) else v
+    names = _NAMES.get(type(cmd))
+    if names is None:
+        names = _NAMES[type(cmd)] = tuple(f.name for f in dataclasses.fields(cmd))
+    for name in names:
+        v = getattr(cmd, name)
+        out[name] = list(v) if isinstance(v, tuple) else v
+    return out
+
+
+# The JSON form of every command listed so far (frozen values, found by value: a listing
+# shows the same few hundred again and again).
+_JSON: dict[Command, dict[str, Any]] = {}
+_JSON_MAX = 20_000  # emptied past this (the content bounds the commands listed)
+
+
+def listing_json(cmds: list[Command]) -> list[dict[str, Any]]:
+    """`[to_json(c) for c in cmds]`, each form built once and shared by every caller:
+    never change them."""
+    table = _JSON
+    out = []
+    for cmd in cmds:
+        form = table.get(cmd)
+        if form is None:
+            if len(table) >= _JSON_MAX:
+                table.clear()
+            form = table[cmd] = to_json(cmd)
+        out.append(form)
     return out

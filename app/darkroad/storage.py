@@ -10,6 +10,7 @@ good `upgrade` that is never discarded.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from .content import Content
@@ -119,7 +120,26 @@ def _masks(c: Content, good: str, w: int, h: int) -> list[tuple[int, int, int, i
     return cache[key]
 
 
+# `repack`'s answers by their question (the areas, every good as given): listing a store
+# choice asks it for every view and bot of the version, then the command's check and
+# move ask again; a wagon with no layout is the whole search each time.
+_REPACKED: dict[tuple[Any, ...], list[Piece] | None] = {}
+_REPACKED_MAX = 2048  # emptied past this
+
+
 def repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
+    """`_repack`, remembered: the same question gets a new copy of the same answer."""
+    key = (c, tuple(areas(c, p)), tuple(tuple(q.items()) for q in goods))
+    if key in _REPACKED:
+        layout = _REPACKED[key]
+    else:
+        if len(_REPACKED) >= _REPACKED_MAX:
+            _REPACKED.clear()
+        layout = _REPACKED[key] = _repack(c, p, goods)
+    return None if layout is None else [q.copy() for q in layout]
+
+
+def _repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
     """A layout holding every piece of `goods` (ids kept), found by backtracking, or None.
 
     Pieces go largest first; two goods of the same type are placed in increasing
@@ -149,34 +169,38 @@ def repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
             opts += [(a, ng + k, 0, 0, 0, 0) for k, a in enumerate(heroes)]
         options.append(opts)
     same = [i > 0 and order[i - 1]["good"] == order[i]["good"] for i in range(n)]
+    sizes = [size[q["good"]] for q in order]
+    # What the search reads of each option: (area index, mask), in the options' order.
+    slim = [[(ai, m) for _a, ai, m, _x, _y, _o in opts] for opts in options]
     occ = [0] * (ng + len(heroes))
     chosen: list[int] = [0] * n
     failed: set[tuple[int, int, tuple[int, ...]]] = set()
     nodes = 0
+    free_heroes = len(heroes)  # heroes holding no good (occ[k] == 0 for k >= ng)
 
     class _GaveUp(Exception):
         pass
 
     def go(i: int, used: int) -> bool:
-        nonlocal nodes
+        nonlocal nodes, free_heroes
         if i == n:
             return True
+        cells = sizes[i]
         # A free hero holds any one good: at most the biggest left (the one at i).
-        free_heroes = sum(1 for k in range(ng, len(occ)) if not occ[k])
-        if left[i] > cells_total - used + free_heroes * size[order[i]["good"]]:
+        if left[i] > cells_total - used + free_heroes * cells:
             return False
         start = chosen[i - 1] + 1 if same[i] else 0
         key = (i, start, tuple(occ))
         if key in failed:
             return False
-        cells = size[order[i]["good"]]
-        opts = options[i]
-        for j in range(start, len(opts)):
-            _a, ai, m, _x, _y, _o = opts[j]
+        j = start - 1
+        for ai, m in islice(slim[i], start, None):
+            j += 1
             if ai >= ng:
                 if occ[ai]:
                     continue
                 occ[ai], taken = 1, 0
+                free_heroes -= 1
             elif occ[ai] & m:
                 continue
             else:
@@ -190,6 +214,7 @@ def repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
                 return True
             if ai >= ng:
                 occ[ai] = 0
+                free_heroes += 1
             else:
                 occ[ai] &= ~m
         failed.add(key)

@@ -22,9 +22,20 @@ from .engine import (
 )
 from .state import OVER, Player, State
 
+# A storage area's public form, by (name, width, height): shared, never changed.
+_AREAS: dict[tuple[str, int, int], dict[str, Any]] = {}
 
-def _player(s: State, p: Player) -> dict[str, Any]:
-    c = content_of(s)
+
+def _area(a: tuple[str, int, int]) -> dict[str, Any]:
+    out = _AREAS.get(a)
+    if out is None:
+        if len(_AREAS) >= 1024:
+            _AREAS.clear()
+        out = _AREAS[a] = {"name": a[0], "width": a[1], "height": a[2]}
+    return out
+
+
+def _player(c: Any, p: Player) -> dict[str, Any]:
     return {
         "seat": p.seat,
         "name": p.name,
@@ -41,9 +52,9 @@ def _player(s: State, p: Player) -> dict[str, Any]:
         "removed": p.removed,
         "special": list(p.special),
         "position": p.position,
-        "areas": [{"name": a, "width": w, "height": h} for a, w, h in st.areas(c, p)],
-        "pieces": [dict(q) for q in p.pieces],
-        "incoming": [dict(g) for g in p.incoming],
+        "areas": [_area(a) for a in st.areas(c, p)],
+        "pieces": [q.copy() for q in p.pieces],
+        "incoming": [g.copy() for g in p.incoming],
         "heroes": list(p.heroes),
         "commissions": list(p.commissions),
         "deed_count": len(p.deeds),
@@ -88,7 +99,7 @@ def public_part(s: State) -> dict[str, Any]:
             "pending": {"seat": head["seat"], "kind": head["kind"]} if head else None,
             "waiting_for": [head["seat"]] if head else [s.turn_seat],
         },
-        "players": [_player(s, p) for p in s.players],
+        "players": [_player(c, p) for p in s.players],
         "board": {
             "wheel": [{"good": g, "value": value(c, s, g), "dice": s.market[g]} for g in c.goods],
             "market_aside": s.market_aside,
@@ -120,7 +131,9 @@ def public_part(s: State) -> dict[str, Any]:
 def view(
     s: State, seat: int | None, *, with_legal: bool = True, public: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The JSON view for `seat` (None: a spectator) built on this version's `public_part`."""
+    """The JSON view for `seat` (None: a spectator) built on this version's `public_part`.
+    The view shares the public part's values and the listing's cached command forms:
+    serialise it, never mutate what it holds."""
     if seat is not None and not 0 <= seat < s.n:
         seat = None
     common = public if public is not None else public_part(s)
@@ -137,7 +150,11 @@ def view(
     }
     if seat is not None:
         p = s.players[seat]
-        mine = next((dict(x) for x in s.pending if x["seat"] == seat), None)
+        mine = None
+        for x in s.pending:
+            if x["seat"] == seat:
+                mine = dict(x)
+                break
         out["private"] = {
             "coins": p.coins,
             "deeds": list(p.deeds),
@@ -145,7 +162,9 @@ def view(
             "free_shortcut": p.free_shortcut,
         }
         if with_legal:
-            out["legal_actions"] = [A.to_json(cmd) for cmd in legal_actions(s, seat)]
+            listing = legal_actions(s, seat)
+            if listing:
+                out["legal_actions"] = A.listing_json(listing)
     return out
 
 
