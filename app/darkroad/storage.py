@@ -124,7 +124,7 @@ def _masks(c: Content, good: str, w: int, h: int) -> list[tuple[int, int, int, i
 # choice asks it for every view and bot of the version, then the command's check and
 # move ask again; a wagon with no layout is the whole search each time.
 _REPACKED: dict[tuple[Any, ...], list[Piece] | None] = {}
-_REPACKED_MAX = 2048  # emptied past this
+_REPACKED_MAX = 256  # emptied past this (a question comes back within its version)
 
 
 def repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
