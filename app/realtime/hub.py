@@ -81,8 +81,12 @@ class Connection:
             try:
                 if self._direct((data,)):
                     return  # written: no queue, no task
-            except Exception:  # closing or gone; the reader notices and unregisters us
+            except (OSError, RuntimeError):  # closing or gone; the reader unregisters us
                 self._close_code = 1006
+                return
+            except Exception:  # a fault of ours: said, and the socket closed (it resyncs)
+                log.exception("writing on a socket of room %s failed", self.code)
+                self.close(1011)
                 return
             # The peer reads slower than we write: queue, and the writer waits for it.
         if queue is None:

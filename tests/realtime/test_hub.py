@@ -202,3 +202,22 @@ def test_a_socket_gone_under_a_direct_write_is_closing() -> None:
         assert sock.direct == [] and sock.sent == []
 
     asyncio.run(main())
+
+
+def test_a_fault_in_the_direct_write_is_logged_and_the_socket_closed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> None:
+        conn, sock = direct_connection()
+
+        def broken(messages: Any) -> bool:
+            raise AttributeError("a bug")
+
+        conn._direct = broken
+        conn.send(b"x")
+        assert conn.closing
+        await writer_done(conn)
+        assert sock.close_code == 1011
+
+    asyncio.run(main())
+    assert "writing on a socket of room ROOM failed" in caplog.text
