@@ -1,0 +1,205 @@
+"""`app.server.websocket_protocol()`: uvicorn's WebSocket protocol as `karanor serve` runs it
+keeps less per idle socket (an `Inbox` and a `Flag` instead of an asyncio Queue and Event;
+the upgrade request not kept by the parser) and serves WebSockets as before, including
+clients that send frames before the handshake's answer."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import gc
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+import uvicorn
+import websockets
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+from websockets.protocol import Protocol
+
+from app.config import Settings
+from app.realtime.protocol import LeanWebSocketProtocol
+from app.server import Flag, Inbox, uvicorn_options, websocket_protocol
+from tests.helpers.server import free_port
+
+# ---------------------------------------------------------------- Inbox and Flag
+
+
+def test_inbox_hands_items_over_in_order_and_survives_a_cancelled_get() -> None:
+    async def main() -> None:
+        inbox = Inbox()
+        assert inbox.empty() and inbox.qsize() == 0
+        inbox.put_nowait(1)
+        inbox.put_nowait(2)
+        assert inbox.qsize() == 2
+        assert [await inbox.get(), await inbox.get()] == [1, 2]
+
+        waiting = asyncio.create_task(inbox.get())
+        await asyncio.sleep(0)
+        assert not waiting.done()
+        inbox.put_nowait(3)
+        assert await waiting == 3
+
+        with pytest.raises(TimeoutError):  # the idle close's asyncio.timeout
+            async with asyncio.timeout(0.01):
+                await inbox.get()
+        inbox.put_nowait(4)
+        assert await inbox.get() == 4 and inbox.empty()
+
+    asyncio.run(main())
+
+
+def test_flag_wakes_its_waiters_when_set() -> None:
+    async def main() -> None:
+        flag = Flag(True)
+        await flag.wait()  # set: no wait
+        flag.clear()
+        assert not flag.is_set()
+        first, second = asyncio.create_task(flag.wait()), asyncio.create_task(flag.wait())
+        await asyncio.sleep(0)
+        assert not first.done() and not second.done()
+        flag.set()
+        await asyncio.gather(first, second)
+        assert flag.is_set()
+
+        flag.clear()
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.01):
+                await flag.wait()
+        flag.set()
+        await flag.wait()
+
+    asyncio.run(main())
+
+
+# ---------------------------------------------------------------- a real server
+# (objects found with `type(o) is`: isinstance on a dead weak proxy raises)
+
+
+def test_karanor_serve_gives_uvicorn_this_protocol() -> None:
+    protocol = uvicorn_options(Settings())["ws"]
+    assert protocol is websocket_protocol()
+    assert issubclass(protocol, LeanWebSocketProtocol)
+
+
+async def upper(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    assert scope["type"] == "websocket"
+    assert (await receive())["type"] == "websocket.connect"
+    await send({"type": "websocket.accept"})
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        await send({"type": "websocket.send", "text": message["text"].upper()})
+
+
+@asynccontextmanager
+async def serving(protocol: type[asyncio.Protocol] | None = None) -> AsyncIterator[int]:
+    port = free_port()
+    config = uvicorn.Config(
+        upper, host="127.0.0.1", port=port, ws=protocol or websocket_protocol(),
+        log_level="warning", lifespan="off",
+    )  # fmt: skip
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(20):
+            while not server.started:
+                await asyncio.sleep(0.01)
+        yield port
+    finally:
+        server.should_exit = True
+        await task
+
+
+def test_a_socket_is_served_without_its_upgrade_request_kept() -> None:
+    protocol_class = websocket_protocol()
+
+    async def main() -> None:
+        async with (
+            serving() as port,
+            websockets.connect(f"ws://127.0.0.1:{port}/x?token=t") as ws,
+        ):
+            for text in ["hello", "x" * 20_000, "bye"]:
+                await ws.send(text)
+                assert await ws.recv() == text.upper()
+            (served,) = [o for o in gc.get_objects() if type(o) is protocol_class]
+            assert isinstance(served.queue, Inbox) and isinstance(served.writable, Flag)
+            assert served.conn.parser.gi_code is Protocol.parse.__code__
+            assert served.scope["path"] == "/x"  # the ASGI scope is untouched
+            requests = [o for o in gc.get_objects() if type(o) is Request]
+            assert requests == [ws.request]  # only the client's own
+
+    asyncio.run(main())
+
+
+def _masked_text_frame(text: bytes) -> bytes:
+    mask = b"\x01\x02\x03\x04"  # fixed: the half frame's leftover bytes read the same each run
+    return (
+        bytes((0x81, 0x80 | len(text))) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(text))
+    )
+
+
+def _handshake(port: int) -> bytes:
+    key = base64.b64encode(os.urandom(16))
+    return (
+        b"GET /x HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        % (port, key)
+    )
+
+
+async def _early_client(protocol: type[asyncio.Protocol], cut: int) -> bytes:
+    """What a server with `protocol` answers a client that sends the first `cut` bytes of
+    a frame with its handshake, the rest after the 101, then another frame."""
+    frame = _masked_text_frame(b"early")
+    async with serving(protocol) as port:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(_handshake(port) + frame[:cut])
+            await writer.drain()
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            assert head.startswith(b"HTTP/1.1 101")
+            writer.write(frame[cut:] + _masked_text_frame(b"later"))
+            await writer.drain()
+            return await asyncio.wait_for(reader.read(100), 10)
+        finally:
+            writer.transport.abort()
+
+
+@pytest.mark.parametrize("cut", [len(_masked_text_frame(b"early")), 3])
+def test_frames_sent_with_the_handshake_are_answered_as_uvicorn_does(cut: int) -> None:
+    """A client that does not wait for the 101 (RFC 6455 says it must) gets what uvicorn's
+    own protocol gives it: a whole early frame is dropped by uvicorn (before the app's
+    accept) and the next answered; half a frame garbles the stream (closed 1002)."""
+    ours = asyncio.run(_early_client(websocket_protocol(), cut))
+    theirs = asyncio.run(_early_client(WebSocketsSansIOProtocol, cut))
+    if cut == 3:
+        assert ours[:1] == theirs[:1] == b"\x88"  # a close frame
+        assert ours[2:4] == theirs[2:4] == (1002).to_bytes(2, "big")
+    else:
+        assert ours == theirs == b"\x81\x05LATER"
+
+
+def test_a_paused_transport_holds_the_writes_until_resumed() -> None:
+    protocol_class = websocket_protocol()
+
+    async def main() -> None:
+        async with (
+            serving() as port,
+            websockets.connect(f"ws://127.0.0.1:{port}/x") as ws,
+        ):
+            await ws.send("a")
+            assert await ws.recv() == "A"
+            (served,) = [o for o in gc.get_objects() if type(o) is protocol_class]
+            served.pause_writing()
+            await ws.send("b")
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(ws.recv(), 0.3)
+            served.resume_writing()
+            assert await asyncio.wait_for(ws.recv(), 5) == "B"
+
+    asyncio.run(main())
