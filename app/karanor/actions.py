@@ -387,11 +387,26 @@ def json_of(cmd: Command) -> dict[str, Any]:
     return out
 
 
+# Whole listings by their commands' identities: the entry keeps its commands alive, so
+# while it is here no other object can have their ids (a matching key is the same
+# commands). A seat's listing often comes back unchanged from one version to the next.
+_LISTINGS: dict[tuple[int, ...], tuple[list[Command], list[dict[str, Any]]]] = {}
+_LISTINGS_MAX = 4096
+
+
 def listing_json(cmds: list[Command]) -> list[dict[str, Any]]:
-    """`[json_of(c) for c in cmds]`: the forms are shared, never change them."""
+    """`[json_of(c) for c in cmds]`, shared by every caller: never change the list, its
+    forms or what they hold."""
+    key = tuple(map(id, cmds))
+    hit = _LISTINGS.get(key)
+    if hit is not None:
+        return hit[1]
     get = _BY_ID.get
     out = []
     for cmd in cmds:
-        hit = get(id(cmd))
-        out.append(hit[1] if hit is not None and hit[0] is cmd else json_of(cmd))
+        found = get(id(cmd))
+        out.append(found[1] if found is not None and found[0] is cmd else json_of(cmd))
+    if len(_LISTINGS) >= _LISTINGS_MAX:
+        _LISTINGS.clear()
+    _LISTINGS[key] = (list(cmds), out)
     return out

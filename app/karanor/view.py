@@ -7,6 +7,7 @@ every deck's order, the seed and the RNG state.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from . import actions as A
@@ -14,6 +15,23 @@ from . import effects as fx
 from .engine import content_of, legal_actions
 from .state import GAME_OVER, State
 from .trades import holds, tradeable
+
+# A player's businesses' public form, by their (city, card) pairs (strings, or None for
+# the home pawn's card): it repeats from version to version and room to room. Shared
+# lists, never changed (a view is serialised, not edited).
+_BUSINESSES: dict[tuple[tuple[str, str | None], ...], list[dict[str, Any]]] = {}
+_FORMS_MAX = 4096  # emptied past this
+_city_card = attrgetter("city", "card")
+
+
+def _businesses(p: Any) -> list[dict[str, Any]]:
+    key = tuple(map(_city_card, p.businesses))
+    out = _BUSINESSES.get(key)
+    if out is None:
+        if len(_BUSINESSES) >= _FORMS_MAX:
+            _BUSINESSES.clear()
+        out = _BUSINESSES[key] = [{"city": city, "card": card} for city, card in key]
+    return out
 
 
 def _player(p: Any, public_quests: bool) -> dict[str, Any]:
@@ -30,7 +48,7 @@ def _player(p: Any, public_quests: bool) -> dict[str, Any]:
         "badges": p.badges.copy(),
         "artifacts": p.artifacts.copy(),
         "partners": [{"resource": r, "promoted": pr} for r, pr in p.partners.items()],
-        "businesses": [{"city": b.city, "card": b.card} for b in p.businesses],
+        "businesses": _businesses(p),
         "villas": p.villas.copy(),
         "hand_counts": {
             "business": len(p.business_hand),
