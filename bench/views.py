@@ -8,13 +8,14 @@ does what the platform's push does (`app/rooms/views.py: view_bytes`): the game'
 
     .venv/bin/python -m bench.views --game karanor --games 20
     .venv/bin/python -m bench.views --game darkroad --games 20 --fingerprint
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
-        .venv/bin/python -m bench.views --game karanor --games 5 [--no-views]
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        .venv/bin/python -m bench.views --game karanor --games 3 [--no-views]
 
 CPU (`time.process_time`) covers only the views; it varies with the machine's load.
 For a repeatable figure count instructions with callgrind: the whole run's total minus
 the same run with `--no-views` (which plays the same games, building no view) is the
-views' share; divide by the `versions` printed.
+views' share; divide by the `versions` printed. Fix PYTHONHASHSEED: the interpreter's
+string hashing moves the counts by a few percent from one run to the next.
 `--fingerprint` prints the sha256 of every view's bytes in order (the byte-equality
 tests in tests/*/test_view_bytes.py hold such a digest).
 """
