@@ -96,6 +96,20 @@ async def upper(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await send({"type": "websocket.send", "text": message["text"].upper()})
 
 
+def _served(protocol_class: type, ws: Any) -> Any:
+    """The server's protocol object of the client connection `ws` (an earlier test's may
+    still be alive, waiting for the collector)."""
+    port = ws.local_address[1]
+    (served,) = [
+        o
+        for o in gc.get_objects()
+        if type(o) is protocol_class
+        and (getattr(o, "scope", None) or {}).get("client")
+        and o.scope["client"][1] == port
+    ]
+    return served
+
+
 @asynccontextmanager
 async def serving(protocol: type[asyncio.Protocol] | None = None) -> AsyncIterator[int]:
     port = free_port()
@@ -126,7 +140,7 @@ def test_a_socket_is_served_without_its_upgrade_request_kept() -> None:
             for text in ["hello", "x" * 20_000, "bye"]:
                 await ws.send(text)
                 assert await ws.recv() == text.upper()
-            (served,) = [o for o in gc.get_objects() if type(o) is protocol_class]
+            served = _served(protocol_class, ws)
             assert isinstance(served.queue, Inbox) and isinstance(served.writable, Flag)
             assert served.conn.parser.gi_code is Protocol.parse.__code__
             assert served.scope["path"] == "/x"  # the ASGI scope is untouched
@@ -194,7 +208,7 @@ def test_a_paused_transport_holds_the_writes_until_resumed() -> None:
         ):
             await ws.send("a")
             assert await ws.recv() == "A"
-            (served,) = [o for o in gc.get_objects() if type(o) is protocol_class]
+            served = _served(protocol_class, ws)
             served.pause_writing()
             await ws.send("b")
             with pytest.raises(TimeoutError):
