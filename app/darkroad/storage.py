@@ -130,13 +130,17 @@ _REPACKED_MAX = 256  # emptied past this (a question comes back within its versi
 def repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
     """`_repack`, remembered: the same question gets a new copy of the same answer."""
     key = (c, tuple(areas(c, p)), tuple(tuple(q.items()) for q in goods))
-    if key in _REPACKED:
-        layout = _REPACKED[key]
-    else:
+    # One look-up (`get`, not `in` then `[]`): a bot's worker thread may empty the
+    # table between two looks of the event loop's thread.
+    layout = _REPACKED.get(key, _UNKNOWN)
+    if layout is _UNKNOWN:
         if len(_REPACKED) >= _REPACKED_MAX:
             _REPACKED.clear()
         layout = _REPACKED[key] = _repack(c, p, goods)
     return None if layout is None else [q.copy() for q in layout]
+
+
+_UNKNOWN: Any = object()
 
 
 def _repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
