@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -350,6 +351,17 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+SWITCH_INTERVAL = 0.001  # seconds; Python's default is 0.005
+
+
+def tune_threads() -> None:
+    """A thread holding the GIL (a bot deciding, the writer building its statements)
+    hands it to the event loop after `SWITCH_INTERVAL` at most once the loop asks, not
+    after 5 ms: a bot's long decision no longer holds every room's answers in 5 ms
+    slices (docs/performance.md, fourth round)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
 def serve(settings: Settings) -> None:
     """Migrate (in a child process: Alembic never enters the server's memory), print where
     to play, serve until stopped."""
@@ -367,6 +379,7 @@ def serve(settings: Settings) -> None:
         print("\n".join(lines), flush=True)
     app = create_app(settings)
     tune_gc()
+    tune_threads()
     uvicorn.run(app, **uvicorn_options(settings))
 
 
