@@ -8,12 +8,8 @@ head is not complete `header_timeout` seconds after the connection (or the reque
 and refuses a head larger than `max_header_bytes` (400). `max_connections` caps open
 connections and tasks (above it uvicorn answers 503).
 
-Idle WebSockets: `websocket_protocol()` is `app.realtime.protocol.LeanWebSocketProtocol`
-with less kept per socket for its whole life (docs/perf-sockets-cold-bots.md): uvicorn's
-receive `asyncio.Queue` and `writable` `asyncio.Event` (four deques, ~4 KB) become an
-`Inbox` and a `Flag` (a list, a future only while someone waits), and the websockets
-parser that read the upgrade request is replaced by the frame parser it delegates to, so
-the request (its headers) is not kept alive by the suspended generator (~3 KB).
+WebSockets: uvicorn runs `app.realtime.protocol.LeanWebSocketProtocol` (less kept per idle
+socket, and a direct write for the hub).
 """
 
 from __future__ import annotations
@@ -22,7 +18,6 @@ import asyncio
 import gc
 import logging
 import sys
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from app import __version__
@@ -143,123 +138,10 @@ def _header_timeout_protocol(settings: Settings) -> type[asyncio.Protocol] | str
     return HeaderTimeoutProtocol
 
 
-class Inbox:
-    """What uvicorn's WebSocket protocol uses of `asyncio.Queue` (`put_nowait`, `get`,
-    `empty`, `qsize`), for its one reader (the ASGI `receive`): a list, and a future only
-    while the reader waits. An `asyncio.Queue` holds three deques and an Event for the
-    life of each socket (~3 KB)."""
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: list[Any] = []
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, item: Any) -> None:
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    async def get(self) -> Any:
-        while not self._items:
-            if self._waiter is not None:
-                raise RuntimeError("Inbox.get: one reader at a time")
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-        return self._items.pop(0)
-
-    def empty(self) -> bool:
-        return not self._items
-
-    def qsize(self) -> int:
-        return len(self._items)
-
-
-class Flag:
-    """What uvicorn's WebSocket protocol uses of `asyncio.Event` (`set`, `clear`,
-    `is_set`, `wait`), without the deque an Event holds for its life (~0.8 KB): waiters
-    are kept only while there are some (a paused transport)."""
-
-    __slots__ = ("_value", "_waiters")
-
-    def __init__(self, value: bool = False) -> None:
-        self._value = value
-        self._waiters: list[asyncio.Future[None]] | None = None
-
-    def is_set(self) -> bool:
-        return self._value
-
-    def set(self) -> None:
-        if self._value:
-            return
-        self._value = True
-        waiters, self._waiters = self._waiters, None
-        for waiter in waiters or ():
-            if not waiter.done():
-                waiter.set_result(None)
-
-    def clear(self) -> None:
-        self._value = False
-
-    async def wait(self) -> None:
-        if self._value:
-            return
-        waiter = asyncio.get_running_loop().create_future()
-        if self._waiters is None:
-            self._waiters = []
-        self._waiters.append(waiter)
-        try:
-            await waiter
-        finally:
-            if self._waiters is not None and waiter in self._waiters:
-                self._waiters.remove(waiter)
-
-
-@cache
-def websocket_protocol() -> type[asyncio.Protocol]:
-    """`LeanWebSocketProtocol` keeping less per idle socket (see the module doc)."""
-    from websockets.protocol import Protocol
-    from websockets.server import ServerProtocol
-    from websockets.streams import StreamReader
-
-    from app.realtime.protocol import LeanWebSocketProtocol
-
-    class IdleWebSocketProtocol(LeanWebSocketProtocol):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.queue = Inbox()  # type: ignore[assignment]
-            self.writable = Flag(True)  # type: ignore[assignment]
-
-        def handle_connect(self, event: Any) -> None:
-            super().handle_connect(event)
-            # websockets' ServerProtocol.parse read the request into a local, then runs
-            # `yield from Protocol.parse()` (the frames) for the rest of the connection:
-            # its suspended frame keeps the request alive. When the frame parser waits at
-            # the top of its loop with nothing buffered (a client sends nothing before
-            # the handshake's answer), a fresh frame parser is in the same state.
-            conn = self.conn
-            outer = conn.parser
-            inner = getattr(outer, "gi_yieldfrom", None)
-            waiting = getattr(inner, "gi_yieldfrom", None)
-            if (
-                getattr(outer, "gi_code", None) is ServerProtocol.parse.__code__
-                and getattr(inner, "gi_code", None) is Protocol.parse.__code__
-                and getattr(waiting, "gi_code", None) is StreamReader.at_eof.__code__
-                and not conn.reader.buffer
-            ):
-                conn.parser = Protocol.parse(conn)
-                next(conn.parser)
-
-    return IdleWebSocketProtocol
-
-
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """The keyword arguments `karanor serve` gives `uvicorn.run` (tests start uvicorn with
     the same ones)."""
+    from app.realtime.protocol import LeanWebSocketProtocol
     from app.web.logs import log_config
 
     return {
@@ -268,10 +150,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "log_level": settings.log_level.lower(),
         # Seat tokens redacted from every line; JSON lines with log_format=json.
         "log_config": log_config(settings.log_level, settings.log_format),
-        # uvicorn's sans-io WebSocket protocol, without the handshake kept for the life
-        # of each socket and with a direct write (app.realtime.protocol), keeping less
-        # per idle socket still (websocket_protocol).
-        "ws": websocket_protocol(),
+        # uvicorn's sans-io WebSocket protocol keeping less per idle socket, with a direct
+        # write (app.realtime.protocol).
+        "ws": LeanWebSocketProtocol,
         "ws_max_size": WS_MAX_SIZE,
         "ws_per_message_deflate": False,  # no compression bombs; our messages are small
         # X-Forwarded-For/-Proto only when told we sit behind a proxy, and only from the
@@ -361,7 +242,9 @@ def tune_threads(database_url: str) -> None:
     on PostgreSQL: psycopg's writer does much of its protocol in Python, and with 1 ms
     slices each group commit took longer (p99 at 800/s 128 -> 170 ms; docs/performance.md,
     fourth round)."""
-    if database_url.startswith("sqlite"):
+    from app.store.db import is_sqlite
+
+    if is_sqlite(database_url):
         sys.setswitchinterval(SWITCH_INTERVAL)
 
 

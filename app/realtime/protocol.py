@@ -1,5 +1,10 @@
 """uvicorn's WebSocket protocol, leaner in memory and with a direct way to write.
 
+- **It keeps less per idle socket** (docs/perf-sockets-cold-bots.md): uvicorn's receive
+  `asyncio.Queue` and `writable` `asyncio.Event` (four deques, ~4 KB) become an `Inbox`
+  and a `Flag` (a list, a future only while someone waits), and the websockets parser
+  that read the upgrade request is replaced by the frame parser it delegates to, so the
+  request (its headers) is not kept alive by the suspended generator (~3 KB).
 - **It forgets the handshake once the socket is accepted.** uvicorn's
   `WebSocketsSansIOProtocol` keeps the upgrade request (with its headers parsed into a
   dict and a list) and the 101 response for the whole life of the connection, though
@@ -24,12 +29,15 @@ without it, or Starlette's test client, takes the ASGI path).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame, Opcode
-from websockets.protocol import OPEN
+from websockets.protocol import OPEN, Protocol
+from websockets.server import ServerProtocol
+from websockets.streams import StreamReader
 
 SEND_TEXTS = "karanor.websocket.send_texts"
 
@@ -44,12 +52,110 @@ def text_frame(payload: bytes) -> bytes:
     return bytes((0x81, 127)) + length.to_bytes(8, "big") + payload
 
 
+class Inbox:
+    """What uvicorn's WebSocket protocol uses of `asyncio.Queue` (`put_nowait`, `get`,
+    `empty`, `qsize`), for its one reader (the ASGI `receive`): a list, and a future only
+    while the reader waits. An `asyncio.Queue` holds three deques and an Event for the
+    life of each socket (~3 KB)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> Any:
+        while not self._items:
+            if self._waiter is not None:
+                raise RuntimeError("Inbox.get: one reader at a time")
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+
+class Flag:
+    """What uvicorn's WebSocket protocol uses of `asyncio.Event` (`set`, `clear`,
+    `is_set`, `wait`), without the deque an Event holds for its life (~0.8 KB): waiters
+    are kept only while there are some (a paused transport)."""
+
+    __slots__ = ("_value", "_waiters")
+
+    def __init__(self, value: bool = False) -> None:
+        self._value = value
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._value
+
+    def set(self) -> None:
+        if self._value:
+            return
+        self._value = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._value = False
+
+    async def wait(self) -> None:
+        if self._value:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
+
+
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Flag(True)  # type: ignore[assignment]
+
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # none when the upgrade was refused
         if scope is not None:
             scope["extensions"][SEND_TEXTS] = self.send_texts
+        # websockets' ServerProtocol.parse read the request into a local, then runs
+        # `yield from Protocol.parse()` (the frames) for the rest of the connection: its
+        # suspended frame keeps the request alive. When the frame parser waits at the top
+        # of its loop with nothing buffered (a client sends nothing before the
+        # handshake's answer), a fresh frame parser is in the same state.
+        conn = self.conn
+        outer = conn.parser
+        inner = getattr(outer, "gi_yieldfrom", None)
+        waiting = getattr(inner, "gi_yieldfrom", None)
+        if (
+            getattr(outer, "gi_code", None) is ServerProtocol.parse.__code__
+            and getattr(inner, "gi_code", None) is Protocol.parse.__code__
+            and getattr(waiting, "gi_code", None) is StreamReader.at_eof.__code__
+            and not conn.reader.buffer
+        ):
+            conn.parser = Protocol.parse(conn)
+            next(conn.parser)
 
     async def send(self, message: Any) -> None:
         await super().send(message)

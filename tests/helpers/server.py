@@ -12,17 +12,21 @@ start-up fails.
         server.start()      # same port, same database
 """
 
+import asyncio
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import httpx
+import uvicorn
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -232,3 +236,22 @@ class ServerProcess:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+@contextlib.asynccontextmanager
+async def uvicorn_serving(app: Any, ws: type[asyncio.Protocol]) -> AsyncIterator[uvicorn.Server]:
+    """A uvicorn server in this event loop serving `app` with WebSocket protocol `ws`, on a
+    free port (`server.config.port`), until the block ends."""
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=free_port(), ws=ws, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(20):
+            while not server.started:  # uvicorn sets a flag, no event to await
+                await asyncio.sleep(0.01)
+        yield server
+    finally:
+        server.should_exit = True
+        await task

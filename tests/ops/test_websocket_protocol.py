@@ -1,4 +1,4 @@
-"""`app.server.websocket_protocol()`: uvicorn's WebSocket protocol as `karanor serve` runs it
+"""`app.realtime.protocol.LeanWebSocketProtocol`: uvicorn's WebSocket protocol as `karanor serve` runs it
 keeps less per idle socket (an `Inbox` and a `Flag` instead of an asyncio Queue and Event;
 the upgrade request not kept by the parser) and serves WebSockets as before, including
 clients that send frames before the handshake's answer."""
@@ -14,16 +14,15 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-import uvicorn
 import websockets
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import Protocol
 
 from app.config import Settings
-from app.realtime.protocol import LeanWebSocketProtocol
-from app.server import Flag, Inbox, uvicorn_options, websocket_protocol
-from tests.helpers.server import free_port
+from app.realtime.protocol import Flag, Inbox, LeanWebSocketProtocol
+from app.server import uvicorn_options
+from tests.helpers.server import uvicorn_serving
 
 # ---------------------------------------------------------------- Inbox and Flag
 
@@ -80,9 +79,7 @@ def test_flag_wakes_its_waiters_when_set() -> None:
 
 
 def test_karanor_serve_gives_uvicorn_this_protocol() -> None:
-    protocol = uvicorn_options(Settings())["ws"]
-    assert protocol is websocket_protocol()
-    assert issubclass(protocol, LeanWebSocketProtocol)
+    assert uvicorn_options(Settings())["ws"] is LeanWebSocketProtocol
 
 
 async def upper(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -111,26 +108,13 @@ def _served(protocol_class: type, ws: Any) -> Any:
 
 
 @asynccontextmanager
-async def serving(protocol: type[asyncio.Protocol] | None = None) -> AsyncIterator[int]:
-    port = free_port()
-    config = uvicorn.Config(
-        upper, host="127.0.0.1", port=port, ws=protocol or websocket_protocol(),
-        log_level="warning", lifespan="off",
-    )  # fmt: skip
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    try:
-        async with asyncio.timeout(20):
-            while not server.started:
-                await asyncio.sleep(0.01)
-        yield port
-    finally:
-        server.should_exit = True
-        await task
+async def serving(protocol: type[asyncio.Protocol] = LeanWebSocketProtocol) -> AsyncIterator[int]:
+    async with uvicorn_serving(upper, protocol) as server:
+        yield server.config.port
 
 
 def test_a_socket_is_served_without_its_upgrade_request_kept() -> None:
-    protocol_class = websocket_protocol()
+    protocol_class = LeanWebSocketProtocol
 
     async def main() -> None:
         async with (
@@ -189,7 +173,7 @@ def test_frames_sent_with_the_handshake_are_answered_as_uvicorn_does(cut: int) -
     """A client that does not wait for the 101 (RFC 6455 says it must) gets what uvicorn's
     own protocol gives it: a whole early frame is dropped by uvicorn (before the app's
     accept) and the next answered; half a frame garbles the stream (closed 1002)."""
-    ours = asyncio.run(_early_client(websocket_protocol(), cut))
+    ours = asyncio.run(_early_client(LeanWebSocketProtocol, cut))
     theirs = asyncio.run(_early_client(WebSocketsSansIOProtocol, cut))
     if cut == 3:
         assert ours[:1] == theirs[:1] == b"\x88"  # a close frame
@@ -199,7 +183,7 @@ def test_frames_sent_with_the_handshake_are_answered_as_uvicorn_does(cut: int) -
 
 
 def test_a_paused_transport_holds_the_writes_until_resumed() -> None:
-    protocol_class = websocket_protocol()
+    protocol_class = LeanWebSocketProtocol
 
     async def main() -> None:
         async with (
