@@ -4,9 +4,11 @@
     .venv/bin/python -m bench.bots --rounds 1 --seconds 10 --bot-delay 0
     .venv/bin/python -m bench.bots --think-only          # only the bots' thinking times
 
-Each round runs `bench.load` twice on fresh servers, alternating: the ordinary load
-alone (100 rooms x 4 seats at `--rate`), then the same with `--bot-rooms` rooms of one
-person and five bots (Karanor, 6 seats) playing beside it. The person of a bot room is
+Each round runs `bench.load` twice on fresh servers: the ordinary load alone (100 rooms x
+4 seats at `--rate`) and the same with `--bot-rooms` rooms of one person and five bots
+(Karanor, 6 seats) playing beside it, in the order without/with in odd rounds and
+with/without in even ones (so a drift over the minutes, or a second run of a pair that
+suffers from the first one's leftovers, weighs on both sides alike). The person of a bot room is
 a socket of this generator that plays a random legal command whenever the game waits
 for it (so the bots always have turns to play); the five bots are the server's own bot
 runner (`app/rooms/bots.py`), at the production pause `--bot-delay` (0.6 s) or as fast
@@ -17,8 +19,9 @@ Before the rounds, the bots' thinking alone: `Game.bot_move` timed on every stat
 whole 6-seat Karanor games (greedy bots, the server's policy), in this process: how long
 one decision holds the GIL in the server's worker thread.
 
-The last line printed is one JSON object with every figure (medians of the rounds and
-their difference).
+The last line printed is one JSON object with every figure: the medians of each side,
+their difference, and the median of the rounds' own differences (paired, the figure
+least moved by a noisy minute).
 """
 
 from __future__ import annotations
@@ -230,9 +233,11 @@ def brief(run: dict[str, Any]) -> dict[str, Any]:
         "bot_rooms": run["bot_rooms"],
         "commands_per_second": run["commands_per_second"],
         "ack_p50": run["ack_ms"]["p50"],
+        "ack_p95": run["ack_ms"]["p95"],
         "ack_p99": run["ack_ms"]["p99"],
         "all_views_p99": run["all_views_ms"]["p99"],
         "server_cpu_percent": run["server_cpu_percent"],
+        "client_cpu_percent": run["client_cpu_percent"],
         "other_cpu_percent": run["other_cpu_percent"],
         "bot_moves_per_second": run["bot_moves_per_second"],
         "errors": run["errors"],
@@ -272,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
             os.sched_setaffinity(0, {load.CLIENT_CPU})
         runs: list[dict[str, Any]] = []
         for i in range(args.rounds):
-            for bots in (0, args.bot_rooms):
+            order = (0, args.bot_rooms) if i % 2 == 0 else (args.bot_rooms, 0)
+            for bots in order:
                 run = brief(run_server(args, load_args, bots))
                 run["round"] = i + 1
                 runs.append(run)
@@ -285,10 +291,14 @@ def main(argv: list[str] | None = None) -> int:
         result["ack_p99_added_ms"] = round(
             statistics.median(with_bots) - statistics.median(without), 2
         )
+        result["ack_p99_added_paired_ms"] = round(
+            statistics.median(b - a for a, b in zip(without, with_bots, strict=True)), 2
+        )
         print(
             f"ack p99 median: without bots {result['ack_p99_median_without']} ms, with "
             f"{args.bot_rooms} bot room(s) {result['ack_p99_median_with']} ms "
-            f"(added {result['ack_p99_added_ms']} ms)"
+            f"(added {result['ack_p99_added_ms']} ms; median of the rounds' differences "
+            f"{result['ack_p99_added_paired_ms']} ms)"
         )
     result["load_average_after"] = load_average()
     print(orjson.dumps(result).decode())

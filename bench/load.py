@@ -88,6 +88,52 @@ def percentile(values: list[float], q: float) -> float | None:
     return round(ordered[rank] * 1000, 2)
 
 
+# ------------------------------------------------------------------ the server's own figures
+
+# Histograms of `app.metrics` read from the server's /metrics at both ends of the window:
+# where an ack's time goes (inside `CommandPath.run`: the room's lock, apply, the commit)
+# against what the load generator measures from outside.
+SERVER_HISTOGRAMS = ("karanor_command_seconds", "karanor_writer_batch_size")
+_BUCKET = re.compile(rb'^(\w+)_bucket\{(?:[^}]*,)?le="([^"]+)"[^}]*\} ([0-9.e+]+)$', re.M)
+
+
+async def server_histograms(http: httpx.AsyncClient) -> dict[str, dict[float, float]]:
+    """{histogram: {upper bound: cumulative count}} of `SERVER_HISTOGRAMS`, every label
+    summed; empty when /metrics cannot be read (the baseline server has none)."""
+    try:
+        r = await http.get("/metrics")
+    except httpx.HTTPError:
+        return {}
+    if r.status_code != 200:
+        return {}
+    found: dict[str, dict[float, float]] = {}
+    for name, le, count in _BUCKET.findall(r.content):
+        key = name.decode()
+        if key in SERVER_HISTOGRAMS:
+            bounds = found.setdefault(key, {})
+            bound = float(le)
+            bounds[bound] = bounds.get(bound, 0.0) + float(count)
+    return found
+
+
+def histogram_window(
+    before: dict[float, float], after: dict[float, float], scale: float = 1.0
+) -> dict[str, Any] | None:
+    """The window's part of a cumulative histogram: its count, and for p50/p95/p99 the
+    upper bound of the bucket holding that rank (times `scale`; None past the last)."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    if total <= 0:
+        return None
+    out: dict[str, Any] = {"count": int(total)}
+    for q in (50, 95, 99):
+        rank = q / 100 * total
+        bound = next((b for b, c in zip(bounds, counts, strict=True) if c >= rank), None)
+        out[f"p{q}_at_most"] = None if bound is None or math.isinf(bound) else bound * scale
+    return out
+
+
 # ---------------------------------------------------------------------------- processes
 
 
@@ -567,9 +613,11 @@ async def run_load(
         await asyncio.sleep(max(0.0, stats.window_start - now()))
         cpu0, client0, w0, ticks0 = server.cpu_seconds(), client_cpu_seconds(), now(), cpu_ticks()
         pg_ticks = postgres_cpu_ticks() if postgres else {}
+        histograms0 = await server_histograms(http)
         await asyncio.sleep(max(0.0, stats.window_end - now()))
         cpu1, client1, w1, ticks1 = server.cpu_seconds(), client_cpu_seconds(), now(), cpu_ticks()
         pg = postgres_cpu_seconds(pg_ticks, postgres_cpu_ticks()) if pg_ticks else 0.0
+        histograms1 = await server_histograms(http)
         memory_after = server.memory_kb()
 
         done, pending = await asyncio.wait(drivers, timeout=ACK_TIMEOUT + VIEW_TIMEOUT + 5)
@@ -603,6 +651,18 @@ async def run_load(
             q: percentile(stats.fanout_latency, int(q[1:])) for q in ("p50", "p95", "p99")
         },
         "fanout_incomplete": stats.fanout_incomplete,
+        # Inside the server, from its /metrics (bucket bounds, so "at most"): a command
+        # from `CommandPath.run` to its result (the room's lock, apply, the commit), and
+        # the records per group commit.
+        "server_command_ms": histogram_window(
+            histograms0.get("karanor_command_seconds", {}),
+            histograms1.get("karanor_command_seconds", {}),
+            scale=1000,
+        ),
+        "writer_batch": histogram_window(
+            histograms0.get("karanor_writer_batch_size", {}),
+            histograms1.get("karanor_writer_batch_size", {}),
+        ),
         "errors": dict(stats.errors),
         "errors_whole_run": dict(stats.errors_total),
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1),
@@ -747,6 +807,9 @@ def table(result: dict[str, Any]) -> str:
         add(f"command -> ack {q} (ms)", "ack_ms", q)
     for q in ("p50", "p95", "p99"):
         add(f"command -> all views {q} (ms)", "all_views_ms", q)
+    for q in ("p50", "p99"):
+        add(f"inside the server {q} <= (ms)", "server_command_ms", f"{q}_at_most")
+    add("group commit size p50 <=", "writer_batch", "p50_at_most")
     add("server CPU (% of a core)", "server_cpu_percent")
     add("load generator CPU (%)", "client_cpu_percent")
     add("PostgreSQL processes CPU (%)", "postgres_cpu_percent")
