@@ -143,6 +143,13 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
             yield connection
 
 
+def autocommit_connection(engine: Engine) -> Connection:
+    """A connection in autocommit mode (the caller closes it), for statements each a
+    whole write transaction by itself: the database commits each (durably, as a COMMIT
+    would) before it answers. One round trip where BEGIN ... COMMIT takes two."""
+    return engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+
+
 @contextmanager
 def read_connection(engine: Engine) -> Iterator[Connection]:
     """A connection for reads (one transaction, rolled back at the end)."""

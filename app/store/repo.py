@@ -375,6 +375,13 @@ FROM r JOIN moved ON moved.id = r.game_id
 RETURNING game_id"""
 
 
+def one_statement(dialect: Dialect, records: Sequence[LogRow]) -> bool:
+    """Whether `append_events` writes these records in ONE statement (PostgreSQL, each
+    record a distinct game): a statement that is atomic alone, so it needs no
+    transaction around it."""
+    return _hot_sql(dialect).group is not None and len({r.game_id for r in records}) == len(records)
+
+
 def append_events(conn: Connection, records: Sequence[LogRow]) -> list[bool]:
     """Log accepted commands in the caller's transaction, each as `append_event` does
     (compare-and-set of its game's version, then its log row); for each record, whether

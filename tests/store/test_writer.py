@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 
 from app.store import repo
 from app.store.db import create_db_engine, read_connection, write_transaction
@@ -246,3 +246,116 @@ def test_the_writer_thread_does_not_preempt_the_event_loop(engine: Engine) -> No
 
     assert asyncio.run(main()) == os.SCHED_BATCH
     assert os.sched_getscheduler(0) != os.SCHED_BATCH  # the caller's thread is untouched
+
+
+# JSON whose text needs every kind of escaping an array literal knows (quotes, backslashes,
+# braces, commas, blanks, the word NULL), and characters outside ASCII.
+AWKWARD = {
+    "say": 'He said "go", then \\ left {fast}, NULL',
+    "lines": "one\ntwo\tthree",
+    "empty": "",
+    "names": ["Ålborg", "Kiến", "🐪", "a,b", "{x}", "NULL", None],
+    "nested": {"q": '"\\"', "n": [1, 2.5, -3, True, False]},
+}
+
+
+def test_awkward_json_is_stored_exactly_in_a_group(engine: Engine) -> None:
+    """On PostgreSQL the group's documents travel as arrays in psycopg's binary format
+    (no escaping); on both backends what is read back is what was written."""
+    games = make_games(engine, 3)
+    records = [
+        LogRecord(
+            game_id=g,
+            room_id=r,
+            old_version=0,
+            seat=1,
+            command_id=f'id "{i}" \\',
+            command={"type": "say", **AWKWARD},
+            events=[AWKWARD, {"i": i}],
+            status="playing",
+            snapshot=AWKWARD if i != 1 else None,
+        )
+        for i, (r, g) in enumerate(games)
+    ]
+    assert append_all(engine, records) == [Appended.COMMITTED] * 3
+    for i, (_r, g) in enumerate(games):
+        (row,) = log_of(engine, g)
+        assert row.command_id == f'id "{i}" \\'
+        assert row.command == {"type": "say", **AWKWARD}
+        assert row.events == [AWKWARD, {"i": i}]
+        with read_connection(engine) as conn:
+            head = repo.game_snapshot(conn, game_id=g)
+        assert head.snapshot == (AWKWARD if i != 1 else {"v": 0})
+
+
+def checkouts(engine: Engine) -> list[int]:
+    """A list that grows by one at every connection taken out of `engine`'s pool."""
+    seen: list[int] = []
+    event.listen(engine, "checkout", lambda *_: seen.append(1))
+    return seen
+
+
+def test_the_groups_of_one_statement_keep_one_connection(engine: Engine) -> None:
+    """PostgreSQL: a group of distinct games is one statement, run in autocommit mode on
+    a connection the writer keeps (no pool checkout and its pre-ping each time). SQLite
+    and the groups that need a transaction (a finished game) take one from the pool."""
+    games = make_games(engine, 3)
+    seen = checkouts(engine)
+
+    async def main() -> None:
+        writer = Writer(engine)
+        try:
+            for old in range(3):
+                outcomes = await asyncio.gather(
+                    *(writer.append(record(r, g, old, f"c{old}")) for r, g in games[:2])
+                )
+                assert outcomes == [Appended.COMMITTED] * 2
+            r, g = games[2]
+            end = record(r, g, 0, "end", status="finished", snapshot={"over": True})
+            assert await writer.append(end) == Appended.COMMITTED
+        finally:
+            await asyncio.to_thread(writer.stop)
+        assert writer._held is None  # closed when the thread stopped
+
+    asyncio.run(main())
+    postgres = engine.dialect.name == "postgresql"
+    assert len(seen) == (1 + 1 if postgres else 3 + 1)
+    for _r, g in games[:2]:
+        assert [row.command_id for row in log_of(engine, g)] == ["c0", "c1", "c2"]
+
+
+@pytest.mark.postgres
+def test_a_group_after_the_kept_connection_died_is_committed(postgres_url: str) -> None:
+    """The database ends the writer's kept connection (a restart, an administrator): the
+    next group fails on it, is written again record by record on a fresh connection, and
+    every record is committed; nothing is lost or answered wrongly."""
+    from app.store import migrate
+
+    migrate.upgrade(postgres_url)
+    engine = create_db_engine(postgres_url)
+    try:
+        games = make_games(engine, 2)
+
+        async def main() -> list[Appended]:
+            writer = Writer(engine)
+            try:
+                first = await asyncio.gather(
+                    *(writer.append(record(r, g, 0, "a")) for r, g in games)
+                )
+                assert first == [Appended.COMMITTED] * 2
+                held = writer._held
+                assert held is not None
+                pid = held.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
+                with read_connection(engine) as conn:
+                    conn.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+                return list(
+                    await asyncio.gather(*(writer.append(record(r, g, 1, "b")) for r, g in games))
+                )
+            finally:
+                await asyncio.to_thread(writer.stop)
+
+        assert asyncio.run(main()) == [Appended.COMMITTED] * 2
+        for _r, g in games:
+            assert [row.command_id for row in log_of(engine, g)] == ["a", "b"]
+    finally:
+        engine.dispose()
