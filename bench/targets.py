@@ -168,6 +168,7 @@ TARGETS = [
         [PY, "-m", "bench.bots", "--rounds", "3", "--seconds", "20"],
         [
             ("ack p99 added ms", _k("ack_p99_added_ms")),
+            ("median of the rounds' differences ms", _k("ack_p99_added_paired_ms")),
             ("ack p99 without ms", _k("ack_p99_median_without")),
             ("ack p99 with ms", _k("ack_p99_median_with")),
         ],
