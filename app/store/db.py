@@ -131,16 +131,20 @@ def create_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 
+def writer_connection(engine: Engine) -> Connection:
+    """A connection whose transactions (`connection.begin()`) write: `BEGIN IMMEDIATE`
+    on SQLite, a plain BEGIN elsewhere. The caller closes it."""
+    return engine.connect().execution_options(**{WRITER_OPTION: True})
+
+
 @contextmanager
 def write_transaction(engine: Engine) -> Iterator[Connection]:
     """One writing transaction: `BEGIN IMMEDIATE` on SQLite, a plain BEGIN elsewhere.
 
     Commits when the block ends, rolls back if it raises.
     """
-    with engine.connect() as connection:
-        connection = connection.execution_options(**{WRITER_OPTION: True})
-        with connection.begin():
-            yield connection
+    with writer_connection(engine) as connection, connection.begin():
+        yield connection
 
 
 def autocommit_connection(engine: Engine) -> Connection:

@@ -42,7 +42,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.store import repo
-from app.store.db import autocommit_connection, write_transaction
+from app.store.db import autocommit_connection, is_sqlite, write_transaction, writer_connection
 
 log = logging.getLogger(__name__)
 
@@ -146,10 +146,12 @@ class Writer:
         self._handing: dict[asyncio.AbstractEventLoop, list[_Item]] = {}
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
-        # The writer thread's own connection for groups written in one statement, kept
-        # open between groups: checking one out of the pool costs a round trip to the
-        # database (its pre-ping), a quarter of the writer's time on PostgreSQL.
+        # The writer thread's own connection, kept open between groups (`_store`):
+        # checking one out of the pool costs a round trip to PostgreSQL (its pre-ping, a
+        # quarter of the writer's time there) and, on SQLite, more CPU than a small
+        # group's own statements.
         self._held: Connection | None = None
+        self._sqlite = is_sqlite(str(engine.url))
 
     def _ensure(self) -> None:
         if self._thread is not None:
@@ -244,27 +246,38 @@ class Writer:
                 return
 
     def _store(self, records: list[LogRecord]) -> list[Appended]:
-        """Write and commit records: in a transaction of their own, or, when they are
-        ONE statement that needs no transaction (PostgreSQL, distinct games, none
-        finishing its game: `set_room_status` would follow), that statement alone in
-        autocommit mode on the held connection (one round trip to the database instead
-        of three: the pool's pre-ping, the statement, COMMIT).
+        """Write and commit records on the connection the writer keeps:
+
+        - PostgreSQL, when they are ONE statement that needs no transaction (distinct
+          games, none finishing its game: `set_room_status` would follow): that
+          statement alone in autocommit mode (one round trip to the database instead
+          of three: the pool's pre-ping, the statement, COMMIT); other groups take a
+          connection from the pool for their transaction;
+        - SQLite: every group, in a transaction (`BEGIN IMMEDIATE`): a checkout from the
+          pool and its return cost more than the transaction's own statements.
+
+        A failure closes the kept connection; the next group takes a fresh one.
 
         :raises SQLAlchemyError: nothing of the records written.
         """
-        if all(r.status != "finished" for r in records) and repo.one_statement(
+        one = all(r.status != "finished" for r in records) and repo.one_statement(
             self.engine.dialect, records
-        ):
-            conn = self._held
-            if conn is None or conn.closed or conn.invalidated:
-                conn = self._held = autocommit_connection(self.engine)
-            try:
+        )
+        if not one and not self._sqlite:
+            with write_transaction(self.engine) as conn:
                 return write_records(conn, records)
-            except BaseException:
-                self._release()  # the next group checks out a fresh one (pinged)
-                raise
-        with write_transaction(self.engine) as conn:
-            return write_records(conn, records)
+        kept = self._held
+        if kept is None or kept.closed or kept.invalidated:
+            kept = autocommit_connection(self.engine) if one else writer_connection(self.engine)
+            self._held = kept
+        try:
+            if one:
+                return write_records(kept, records)
+            with kept.begin():
+                return write_records(kept, records)
+        except BaseException:
+            self._release()  # the next group checks out a fresh one (pinged)
+            raise
 
     def _release(self) -> None:
         conn, self._held = self._held, None
