@@ -408,7 +408,7 @@ def append_events(conn: Connection, records: Sequence[LogRow]) -> list[bool]:
     statement: str = sql.move
     params: Any = ()
     try:
-        if sql.group is not None and len({r.game_id for r in records}) == len(records):
+        if sql.group is not None and one_statement(dialect, records):
             statement = sql.group
             params = (
                 [r.game_id for r in records],

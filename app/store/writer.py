@@ -7,7 +7,9 @@ Two kinds of work are queued:
   the thread for them all). The writer drains
   what is waiting, writes every waiting record in ONE transaction (sorted by game,
   so that on PostgreSQL several processes take row locks in the same order) and
-  commits: a group commit. Each record is answered with its own `Appended`
+  commits: a group commit (on PostgreSQL a group of distinct games is one statement,
+  committed alone in autocommit mode; the thread keeps its connection between groups,
+  `Writer._store`). Each record is answered with its own `Appended`
   outcome as soon as that commit is done. A record whose compare-and-set on the
   game version fails (another process moved the game first) writes nothing and is
   answered `CONFLICT`; the others are unaffected. A database error (a unique-index
@@ -295,7 +297,7 @@ class Writer:
             self._answer(item, True, value)
 
     def _run_alone(self, item: _Item) -> None:
-        """One record in a transaction of its own."""
+        """One record written and committed alone (`_store`)."""
         assert item.record is not None
         try:
             (outcome,) = self._store([item.record])
