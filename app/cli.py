@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from app import __version__
 
@@ -75,73 +76,101 @@ def _db(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ simulate, content
 
 
-GAMES = ("karanor", "darkroad")  # the games whose rules these two subcommands run
+def _game_names() -> list[str]:
+    from app.games import registry
+
+    return [g.id for g in registry.games()]
 
 
 def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="karanor", help="default karanor")
+    parser.add_argument("--game", default=None, help="a hosted game's id (default: the first)")
     parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
     parser.add_argument(
-        "--players", type=int, default=4, help="players per game (Karanor 2-6, Dark Road 1-4)"
+        "--players",
+        type=int,
+        default=None,
+        help="players per game (each game's range; default 4, or one per --bots level)",
     )
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--bots", choices=["random", "greedy"], default="random")
-    parser.add_argument("--content", default="base", help="content pack (Karanor; default base)")
+    parser.add_argument(
+        "--bots",
+        default="random",
+        help="a bot level for every seat (easy, normal, hard; random, greedy) or a comma"
+        " list, one per seat",
+    )
+    parser.add_argument(
+        "--budget", type=float, default=None, help="the searching bot's seconds per decision"
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="the searching bot's worlds per decision"
+    )
+    parser.add_argument("--content", default=None, help="content pack (default: the game's)")
     parser.add_argument("--max-rounds", type=int, default=80, help="stop a game after N rounds")
     parser.add_argument("--stats", action="store_true", help="also print scores and tallies")
+
+
+def _pick_game(name: str | None, command: str) -> Any:
+    """The hosted game `name` (None: the default), or None after saying which exist."""
+    from app.games import registry
+
+    game = registry.get(name) if name else registry.games()[0]
+    if game is None:
+        print(f"karanor {command}: no game {name!r} (hosted: {', '.join(_game_names())})",
+              file=sys.stderr)  # fmt: skip
+        return None
+    return game
 
 
 def _simulate(args: argparse.Namespace) -> int:
     import json
 
-    low, high = (1, 4) if args.game == "darkroad" else (2, 6)
+    game = _pick_game(args.game, "simulate")
+    if game is None:
+        return 2
+    kinds = [k.strip() for k in args.bots.split(",")]
+    if args.players is None:
+        args.players = len(kinds) if len(kinds) > 1 else 4
+    low, high = game.min_players, game.max_players
     if not low <= args.players <= high or args.games < 1:
         print(
             f"karanor simulate: --players must be {low}-{high} and --games at least 1",
             file=sys.stderr,
         )
         return 2
-    if args.game == "darkroad":
-        from app.darkroad.simulate import simulate as simulate_darkroad
+    if any(k not in game.bot_kinds for k in kinds) or len(kinds) not in (1, args.players):
+        print(f"karanor simulate: --bots must be one of {', '.join(game.bot_kinds)}"
+              " or a comma list of them, one per player", file=sys.stderr)  # fmt: skip
+        return 2
+    budget = None
+    if args.budget is not None or args.iterations is not None:
+        from app.games.kit.search import Budget
 
-        result = simulate_darkroad(args.games, args.players, args.bots, args.seed, stats=args.stats)
-    else:
-        from app.karanor.simulate import simulate
-
-        result = simulate(
-            args.games, args.players, seed=args.seed, kind=args.bots, content=args.content,
-            max_rounds=args.max_rounds, stats=args.stats,
-        )  # fmt: skip
+        budget = Budget(args.iterations or 1_000_000, args.budget)
+    result = game.simulate(
+        args.games, args.players, seed=args.seed, bots=args.bots, content=args.content,
+        max_rounds=args.max_rounds, stats=args.stats, budget=budget,
+    )  # fmt: skip
     print(json.dumps(result, ensure_ascii=False))
     return 0
 
 
 def _content_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="karanor", help="default karanor")
-    parser.add_argument("pack", nargs="?", default="base", help="content pack (default base)")
+    parser.add_argument("--game", default=None, help="a hosted game's id (default: the first)")
+    parser.add_argument("pack", nargs="?", default=None, help="content pack (default: the game's)")
 
 
 def _content(args: argparse.Namespace) -> int:
     import json
 
-    if args.game == "darkroad":
-        from app.darkroad import content as darkroad
-
-        try:
-            counts = darkroad.counts(darkroad.load(args.pack))
-        except darkroad.ContentError as e:
-            print(f"karanor content: {e}", file=sys.stderr)
-            return 1
-        print(json.dumps(counts))
-        return 0
-    from app.karanor.content import ContentError, load_pack
-
+    game = _pick_game(args.game, "content")
+    if game is None:
+        return 2
     try:
-        content = load_pack(args.pack)
-    except ContentError as e:
+        counts = game.content_counts(args.pack or game.content_pack)
+    except ValueError as e:
         print(f"karanor content: {e}", file=sys.stderr)
         return 1
-    print(json.dumps(content.counts()))
+    print(json.dumps(counts))
     return 0
 
 
@@ -228,7 +257,7 @@ def _backup(args: argparse.Namespace) -> int:
     name = default_backup_name(url, datetime.now())
     path = Path(args.file) if args.file else settings.data_dir / "backups" / name
     try:
-        report = backup(url, path)
+        report = backup(url, path, settings.backed_up_files)
     except BackupError as error:
         print(f"karanor backup: {error}", file=sys.stderr)
         return 1
@@ -237,7 +266,18 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _restore_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a file written by `karanor backup`")
+    parser.add_argument(
+        "backup",
+        nargs="?",
+        help="a file written by `karanor backup`, or the number `karanor restore` lists "
+        "(without it: list the backups, newest first)",
+    )
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="SQLite, server stopped: move the current database aside first "
+        "(the file renamed with .replaced-DATE) instead of refusing a database that is not empty",
+    )
 
 
 def _restore(args: argparse.Namespace) -> int:
@@ -245,13 +285,50 @@ def _restore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from app.config import get_settings
+    from app.store import rolling
     from app.store.backup import BackupError, restore
 
+    settings = get_settings()
+    folders = dict.fromkeys([settings.backup_dir, settings.data_dir / "backups"])
+    found = sorted(
+        (b for folder in folders for b in rolling.list_backups(folder)),
+        key=lambda b: b.taken,
+        reverse=True,
+    )
+    if args.backup is None:
+        for number, b in enumerate(found, start=1):
+            kind = "rolling" if b.automatic else "yours"
+            print(
+                f"{number:3}  {b.taken:%Y-%m-%d %H:%M}  {b.size / 1e6:8.1f} MB  {kind:7}  {b.path}"
+            )
+        if not found:
+            print(f"no backups in {', '.join(str(f) for f in folders)}")
+        return 0
+    path = Path(args.backup)
+    if args.backup.isdigit() and not path.exists():
+        if not 1 <= int(args.backup) <= len(found):
+            print(
+                f"karanor restore: no backup {args.backup} (see `karanor restore`)", file=sys.stderr
+            )
+            return 1
+        path = found[int(args.backup) - 1].path
+    aside = None
+    if args.replace:
+        if settings.sqlite_path is None:
+            print("karanor restore: --replace is for SQLite only", file=sys.stderr)
+            return 2
+        aside = rolling.set_aside(settings.sqlite_path)
     try:
-        report = restore(get_settings().database_url, Path(args.file))
+        report = restore(settings.database_url, path, settings.backed_up_files)
     except BackupError as error:
+        if aside is not None and settings.sqlite_path is not None:
+            rolling.put_back(aside, settings.sqlite_path)  # as it was
         print(f"karanor restore: {error}", file=sys.stderr)
         return 1
+    if aside is not None:
+        print(f"the database it replaced was moved to {aside}", file=sys.stderr)
+    for kept in report.set_aside:
+        print(f"the file it replaced was moved to {kept}", file=sys.stderr)
     print(json.dumps(report.as_json()))
     return 0
 
@@ -265,7 +342,12 @@ SUBCOMMANDS: list[Subcommand] = [
         _backup,
         _backup_arguments,
     ),
-    Subcommand("restore", "load a backup into an empty database", _restore, _restore_arguments),
+    Subcommand(
+        "restore",
+        "list the backups, or load one into an empty database",
+        _restore,
+        _restore_arguments,
+    ),
     Subcommand(
         "export", "print a room, its seats and its full log as JSON", _export, _export_arguments
     ),

@@ -29,6 +29,12 @@ def sqlite_url_for(path: Path) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
+# The data folder's keys, made on first start: a backup carries them beside the database
+# (`Settings.backed_up_files`), so a restore into an empty folder keeps both working.
+VAPID_KEY_FILE = "vapid_private.pem"  # signs Web Push (app/notices/vapid.py)
+COOKIE_KEY_FILE = "secret_key"  # signs the device cookie (app/web/device.py)
+
+
 def default_data_dir() -> Path:
     """The per-user data folder: `~/.local/share/karanor` on Linux (`$XDG_DATA_HOME`),
     `~/Library/Application Support/karanor` on macOS, `%LOCALAPPDATA%\\karanor` on Windows."""
@@ -117,7 +123,28 @@ class Settings(BaseSettings):
         ge=1024,
         description="Largest request head (request line and headers) accepted.",
     )
+    secret_key: str = Field(
+        default="",
+        description="Signs the device cookie (the browser's list of its seats). Empty: a "
+        "random key kept in data_dir/secret_key (every process sharing data_dir shares it; "
+        "set it when processes run on several hosts).",
+    )
+
     # --- the game table -----------------------------------------------------------------------
+    bot_budget: float = Field(
+        default=1.0,
+        gt=0,
+        le=30,
+        validation_alias=AliasChoices("KARANOR_BOT_BUDGET_SECONDS", "KARANOR_BOT_BUDGET"),
+        description="Most seconds a hard (searching) bot thinks about one decision.",
+    )
+    bot_workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        validation_alias=AliasChoices("KARANOR_BOT_WORKERS"),
+        description="Processes the hard bots search in (at most this many decisions at once).",
+    )
     bot_delay: float = Field(
         default=0.6,
         ge=0,
@@ -167,6 +194,24 @@ class Settings(BaseSettings):
     rooms_per_hour: int = Field(
         default=30, ge=0, description="Rooms one client address may create per hour (0: no limit)."
     )
+    qr_per_minute: int = Field(
+        default=60,
+        ge=0,
+        description="QR codes (POST /api/qr) one client address may ask for a minute, at "
+        "most that many at once (0: no limit).",
+    )
+    table_per_minute: int = Field(
+        default=60,
+        ge=0,
+        description="The table's host routes (turn timer, a seat's bot) and Play again asks "
+        "one client address may make a minute, at most that many at once (0: no limit).",
+    )
+    ops_per_minute: int = Field(
+        default=120,
+        ge=0,
+        description="GET /metrics and /readyz one client address may make a minute, at "
+        "most that many at once (0: no limit; /healthz is never limited).",
+    )
     ws_idle_seconds: float = Field(
         default=120.0,
         ge=0,
@@ -180,6 +225,37 @@ class Settings(BaseSettings):
     )
     ws_message_burst: int = Field(
         default=80, ge=1, description="How many messages a socket may send at once."
+    )
+    # --- notices outside the page (app/notices, docs/deploy.md) --------------------------------
+    notice_kinds: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["web_push"],
+        description="Which notice kinds seats may subscribe with, comma-separated: "
+        "`web_push` and Apprise URL schemes (`ntfy`, `tgram`, `json`, ...). Web Push alone "
+        "by default; an empty value turns notices off.",
+    )
+    notice_private_addresses: bool = Field(
+        default=False,
+        description="Allow notice URLs (and Web Push endpoints) that resolve to loopback, "
+        "private or link-local addresses (a home ntfy server). Off: a seat cannot make the "
+        "server call into its own network.",
+    )
+    notice_contact: str = Field(
+        default="mailto:karanor@example.invalid",
+        description="The VAPID `sub` claim push services may use to reach whoever runs "
+        "the server (a mailto: or https: URL).",
+    )
+    notice_group_seconds: float = Field(
+        default=0.3,
+        ge=0,
+        le=60,
+        description="Notices for one device arriving within this many seconds go as one.",
+    )
+    notice_retry_seconds: float = Field(
+        default=2.0,
+        gt=0,
+        le=3600,
+        description="First wait before a failed notice is sent again (doubled each time, "
+        "four tries in all).",
     )
     # --- retention (karanor cleanup, and hourly in the server) --------------------------------
     finished_retention_days: float = Field(
@@ -198,6 +274,41 @@ class Settings(BaseSettings):
         description="Seconds between the server's own cleanups (0: only `karanor cleanup`).",
     )
 
+    # --- rolling backups (docs/deploy.md) -----------------------------------------------------
+    auto_backup: bool | None = Field(
+        default=None,
+        description="The server keeps rolling backups of its database in "
+        "`data_dir/backups` (unset: on for SQLite, off for PostgreSQL, whose host has its "
+        "own; with several processes turn it on in one only).",
+    )
+    backup_every_hours: float = Field(
+        default=6.0, gt=0, description="Hours between two rolling backups."
+    )
+    backup_keep: int = Field(
+        default=12, ge=1, description="Rolling backups kept (the oldest go; yours stay)."
+    )
+
+    @property
+    def auto_backups_on(self) -> bool:
+        """Whether this server keeps rolling backups (`auto_backup`, by default SQLite's)."""
+        if self.auto_backup is None:
+            return self.sqlite_path is not None
+        return self.auto_backup
+
+    @property
+    def backup_dir(self) -> Path:
+        """Where the rolling backups go: `backups` beside the SQLite file (the data folder's
+        own for the default database), else in the data folder."""
+        folder = self.sqlite_path.parent if self.sqlite_path is not None else self.data_dir
+        return folder / "backups"
+
+    @property
+    def backed_up_files(self) -> list[Path]:
+        """The data folder's files a backup carries beside the database (when they exist)
+        and a restore puts back: the server's keys, without which push subscriptions and
+        device cookies stop working."""
+        return [self.data_dir / VAPID_KEY_FILE, self.data_dir / COOKIE_KEY_FILE]
+
     @property
     def sqlite_path(self) -> Path | None:
         """The SQLite file `database_url` names, or None (PostgreSQL, in-memory)."""
@@ -207,7 +318,7 @@ class Settings(BaseSettings):
             return None
         return Path(rest.split("?", 1)[0])
 
-    @field_validator("allowed_origins", "games", mode="before")
+    @field_validator("allowed_origins", "games", "notice_kinds", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Match, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
@@ -15,11 +16,13 @@ from starlette.websockets import WebSocket
 from app import __version__, metrics
 from app.config import Settings, get_settings
 from app.games import registry
+from app.notices.service import Notices
 from app.realtime.hub import Hub
 from app.rooms import cleanup
 from app.rooms.service import RoomService
+from app.store import rolling
 from app.store.db import create_db_engine
-from app.web import games, health, i18n, pages, qr, rooms, table, ws
+from app.web import games, health, i18n, limits, me, notices, pages, qr, rooms, shell, table, ws
 from app.web.errors import (
     MAX_BODY_BYTES,
     BodyLimitMiddleware,
@@ -118,23 +121,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             on_batch=metrics.writer_batch,
             on_command=_command_measured,
         )
+        app.state.notices = Notices(app.state.rooms, settings)
+        app.state.notices.start()
         app.state.socket_limits = ws.SocketLimits(settings)
         app.state.room_quota = rooms.room_quota(settings.rooms_per_hour)
+        app.state.address_limits = limits.AddressLimits(settings)
         # A database down at start: /healthz says so, and bots wake on the next command.
         with contextlib.suppress(Exception):
             await app.state.rooms.startup()
-        cleaner = None
+        tasks = []
         if settings.cleanup_interval_seconds > 0:
-            cleaner = asyncio.create_task(
-                _cleanup_loop(app, settings.cleanup_interval_seconds), name="cleanup"
+            tasks.append(
+                asyncio.create_task(
+                    _cleanup_loop(app, settings.cleanup_interval_seconds), name="cleanup"
+                )
             )
+        if settings.auto_backups_on:
+            rolling_backups = rolling.keep_backups(
+                settings.database_url,
+                settings.backup_dir,
+                settings.backup_every_hours * 3600,
+                settings.backup_keep,
+                settings.backed_up_files,
+            )
+            tasks.append(asyncio.create_task(rolling_backups, name="backups"))
         try:
             yield
         finally:
-            if cleaner is not None:
-                cleaner.cancel()
+            for task in tasks:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await cleaner
+                    await task
+            await app.state.notices.stop()
             await app.state.rooms.shutdown()
             engine.dispose()
 
@@ -148,6 +166,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_methods=["*"],
             allow_headers=["*"],
         )
+    # Answers of 1 KB or more (JSON, pages) gzipped for clients that take it (issue 31);
+    # HTTP only (WebSockets pass through); the static files and the games' content come
+    # compressed already (Content-Encoding set: left alone).
+    app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY_BYTES)
     app.add_middleware(OriginCheckMiddleware, allowed_origins=settings.allowed_origins)
     # An unhandled error becomes its 500 inside the headers middleware (Starlette's own
@@ -158,9 +180,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(i18n.router)
     app.include_router(rooms.router)
+    app.include_router(me.router)
     app.include_router(table.router)
+    app.include_router(notices.router)
     app.include_router(qr.router)
     app.include_router(ws.router)
+    app.include_router(shell.router)
     app.include_router(pages.router)
     games.document_commands(app)
     return app

@@ -82,3 +82,16 @@ def lan_addresses(family: Family = "ipv4") -> list[str]:
             continue
         seen.setdefault(address, None)
     return list(seen)
+
+
+def listen_urls(host: str, port: int) -> list[str]:
+    """The addresses to print: the one bound, and for a wildcard host every LAN address."""
+    shown = f"[{host}]" if ":" in host else host
+    urls = [f"http://{shown}:{port}/"]
+    if host in ("0.0.0.0", "::", ""):
+        family: Family = "ipv4" if host == "0.0.0.0" else "any"
+        urls += [
+            f"http://[{a}]:{port}/" if ":" in a else f"http://{a}:{port}/"
+            for a in lan_addresses(family)
+        ]
+    return urls

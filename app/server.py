@@ -21,7 +21,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from app import __version__
-from app.netinfo import Family, lan_addresses
+from app.netinfo import listen_urls
 
 if TYPE_CHECKING:
     from app.config import Settings
@@ -168,19 +168,6 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     }
 
 
-def listen_urls(host: str, port: int) -> list[str]:
-    """The addresses to print: the one bound, and for a wildcard host every LAN address."""
-    shown = f"[{host}]" if ":" in host else host
-    urls = [f"http://{shown}:{port}/"]
-    if host in ("0.0.0.0", "::", ""):
-        family: Family = "ipv4" if host == "0.0.0.0" else "any"
-        urls += [
-            f"http://[{a}]:{port}/" if ":" in a else f"http://{a}:{port}/"
-            for a in lan_addresses(family)
-        ]
-    return urls
-
-
 def banner(settings: Settings, fd_limits: tuple[int, int] | None) -> list[str]:
     """What `karanor serve` prints before it serves."""
     urls = listen_urls(settings.host, settings.port)
@@ -217,7 +204,7 @@ def _hide_password(url: str) -> str:
 # Python's (700, 10, 10) runs a young collection every 700 container allocations, and a
 # full one (every object of the process: modules, content, every live game) every 100
 # young ones: under load that is about 14% of the server's CPU and a pause of 35-120 ms
-# every few seconds, the commands' tail (docs/performance.md, third round). Almost
+# every few seconds, the commands' tail (docs/performance-history.md, third round). Almost
 # nothing the command path allocates is cyclic garbage (plain dicts and lists freed by
 # reference counting); the collector still runs, 14x and 200x less often.
 GC_THRESHOLDS = (10_000, 20, 100)
@@ -240,7 +227,7 @@ def tune_threads(database_url: str) -> None:
     statements) hands it to the event loop after `SWITCH_INTERVAL` at most once the loop
     asks, not after 5 ms: the ack's p99 at 1,000 commands/s went from 47 to 31 ms. Not
     on PostgreSQL: psycopg's writer does much of its protocol in Python, and with 1 ms
-    slices each group commit took longer (p99 at 800/s 128 -> 170 ms; docs/performance.md,
+    slices each group commit took longer (p99 at 800/s 128 -> 170 ms; docs/performance-history.md,
     fourth round)."""
     from app.store.db import is_sqlite
 

@@ -47,8 +47,8 @@ if __package__ in (None, ""):  # `python bench/bots.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import load  # noqa: E402
+from bench.server import ServerProcess  # noqa: E402
 from bench.sockets import load_average  # noqa: E402
-from tests.helpers.server import ServerProcess  # noqa: E402
 
 BOT_SEATS = 5
 

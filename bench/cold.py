@@ -39,7 +39,7 @@ if __package__ in (None, ""):  # `python bench/cold.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.config import Settings  # noqa: E402
-from app.rooms import loading, views  # noqa: E402
+from app.rooms import loading, takeback, views  # noqa: E402
 from app.rooms.model import Room  # noqa: E402
 from app.rooms.service import RoomService  # noqa: E402
 from app.store import migrate, repo  # noqa: E402
@@ -136,7 +136,7 @@ def breakdown(service: RoomService, code: str) -> dict[str, float]:
             "events_after",
             lambda: repo.events_after(conn, game_id=head.id, after=at, limit=stored.version - at),
         )
-        timed("replay", lambda: loading.replay_rows(room.game, state, rows))
+        timed("replay", lambda: takeback.replay_rows(room.game, state, rows))
         out["replayed_rows"] = len(rows)
         out["snapshot_bytes"] = len(orjson.dumps(stored.snapshot))
         t = time.perf_counter()

@@ -43,7 +43,7 @@ import orjson
 import websockets
 
 from app.karanor.bots import pick
-from tests.helpers.server import ServerProcess
+from bench.server import ServerProcess
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"

@@ -48,7 +48,7 @@ from bench.load import (  # noqa: E402
     machine,
     make_database,
 )
-from tests.helpers.server import ServerProcess  # noqa: E402
+from bench.server import ServerProcess  # noqa: E402
 
 SEATS = 4
 SETUP_CONCURRENCY = 16

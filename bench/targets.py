@@ -1,4 +1,4 @@
-"""Every target of the performance issue, measured the way docs/performance.md says:
+"""Every target of the performance issue, measured the way docs/performance-history.md says:
 each benchmark run N times (3), one after another, and the median of each figure.
 
     .venv/bin/python -m bench.targets                 # everything (about 30 minutes here)

@@ -57,6 +57,7 @@ DOMAINS = (
             ("templates/**/*.html", "jinja2"),
             ("static/js/*.js", "javascript"),
             ("app/web/**/*.py", "python"),
+            ("app/notices/**/*.py", "python"),
         ),
     ),
     Domain(
@@ -140,7 +141,7 @@ def update() -> None:
             print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
 
 
-_PARAM = re.compile(r"\{(\w*)\}")
+_PARAM = re.compile(r"\{(\w*)(?::\w+)?\}")
 
 
 def problems() -> list[str]:

@@ -76,27 +76,53 @@ def test_console_script_is_declared() -> None:
 
 
 def test_simulate_and_content_take_the_game(capsys: pytest.CaptureFixture[str]) -> None:
-    """`karanor simulate --game darkroad` and `karanor content --game darkroad` (API.md,
-    Running): the last line is JSON; `--game` defaults to karanor."""
+    """`karanor simulate --game ID` and `karanor content --game ID` (API.md, Running): every
+    hosted game through the registry, its own player range and bot kinds; the last line
+    is JSON; `--game` defaults to the default game (Karanor)."""
     import json
 
     from app.cli import main
+    from app.games import registry
+    from app.games.kit import KitGame
 
-    assert main(["content", "--game", "darkroad"]) == 0
-    counts = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert counts == {
-        "heroes": 48, "companions": 22, "steeds": 7, "deeds": 19, "events": 26,
-        "commissions": 30, "buildings": 10, "upgrades": 6,
-    }  # fmt: skip
+    def last() -> dict[str, object]:
+        out: dict[str, object] = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        return out
+
+    for game in registry.games():
+        argv = ["simulate", "--game", game.id, "--games", "2", "--players"]
+        assert main([*argv, str(game.min_players), "--bots", game.bot_kinds[0]]) == 0
+        figures = last()
+        assert (figures["games"], figures["finished"]) == (2, 2) and figures["commands"]
+        assert main([*argv, str(game.max_players + 1)]) == 2
+        assert main([*argv, str(game.min_players), "--bots", "clever"]) == 2
     assert main(["content"]) == 0
-    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["quests"] == 50
-    argv = ["simulate", "--game", "darkroad", "--games", "2", "--players", "2", "--bots"]
-    assert main([*argv, "greedy", "--seed", "3"]) == 0
-    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert (figures["games"], figures["finished"]) == (2, 2) and figures["commands"] > 0
-    assert main(["simulate", "--game", "darkroad", "--players", "5"]) == 2
+    assert last()["quests"] == 50
     assert main(["simulate", "--games", "1", "--players", "2"]) == 0
-    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["finished"] == 1
+    assert last()["finished"] == 1
+    # Levels per seat (issue 30): wins per seat with intervals, the search's decision times.
+    argv = ["simulate", "--game", "darkroad", "--games", "1", "--bots", "hard,normal"]
+    assert main([*argv, "--iterations", "2", "--budget", "5"]) == 0
+    figures = last()
+    assert figures["players"] == 2 and sum(figures["wins"]) == 1  # type: ignore[arg-type]
+    assert len(figures["win_share_ci95"]) == 2  # type: ignore[arg-type]
+    assert {"p50", "p95"} <= set(figures["decision_ms"])  # type: ignore[arg-type]
+    assert main(["simulate", "--bots", "hard,greedy", "--players", "3"]) == 2
+    assert main(["content", "--game", "chess"]) == 2
+    assert "no game 'chess'" in capsys.readouterr().err
+    if isinstance(registry.get("darkroad"), KitGame):  # Dark Road on the kit counts its pack
+        assert main(["content", "--game", "darkroad"]) == 0
+        assert last() == {
+            "heroes": 48, "companions": 22, "steeds": 7, "deeds": 19, "events": 26,
+            "commissions": 30, "buildings": 10, "upgrades": 6,
+        }  # fmt: skip
+
+
+def test_the_command_line_names_no_game() -> None:
+    """Only the registry names games (docs/architecture.md): the CLI asks it."""
+    text = (REPO_ROOT / "app" / "cli.py").read_text()
+    for name in ("darkroad", "dark road", "app.karanor", "karanor.", "Merchants"):
+        assert name not in text.lower(), name
 
 
 # psycopg is an extra (`karanor-online[postgres]`): a server on PostgreSQL without it says

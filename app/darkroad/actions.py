@@ -7,295 +7,283 @@ ints; what they mean is checked by the engine, not here.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from .errors import RuleError
+from app.games import kit
+from app.games.kit import Command, Id, Int, command
 
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    type: ClassVar[str] = ""
+__all__ = ["COMMANDS", "TABLE", "Command", "listing_json", "parse", "to_json", "upcast"]
 
 
 # --- setup -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@command("draft")
 class Draft(Command):
     """Drafting variant: take one steed + starting-hero stack."""
 
-    type: ClassVar[str] = "draft"
-    stack: int
+    stack: Int
 
 
-@dataclass(frozen=True, slots=True)
+@command("keep_deed")
 class KeepDeed(Command):
-    type: ClassVar[str] = "keep_deed"
-    deed: str
+    deed: Id
 
 
 # --- the turn ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ResetDice(Command):
-    type: ClassVar[str] = "reset_dice"
+@command("reset_dice")
+class ResetDice(Command): ...
 
 
-@dataclass(frozen=True, slots=True)
+@command("plan")
 class Plan(Command):
     """Bump locked slot `slot` (1-3) with the reserve die of value `die` (None in the last
     three rounds); `option`: slot 1 a good (last rounds), slot 2 lantern/illuminated/both,
-    slot 3 coins/rotate/prestige."""
+    slot 3 coins/rotate/prestige; `illuminated`: with slot 2's illuminated die, the value of
+    the special reserve's die to move (None: the one gained first)."""
 
-    type: ClassVar[str] = "plan"
-    slot: int
-    die: int | None = None
-    option: str | None = None
+    slot: Int
+    die: Int | None = None
+    option: Id | None = None
+    illuminated: Int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@command("move")
 class Move(Command):
     """Move by the `die` of the action pool (night, illuminated, or steed for Sugarfoot's 3),
     then `horseshoe` -1, 0 or +1."""
 
-    type: ClassVar[str] = "move"
-    die: str
-    horseshoe: int = 0
+    die: Id
+    horseshoe: Int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Bazaar(Command):
-    type: ClassVar[str] = "bazaar"
+@command("bazaar")
+class Bazaar(Command): ...
 
 
-@dataclass(frozen=True, slots=True)
-class BazaarRotate(Command):
-    type: ClassVar[str] = "bazaar_rotate"
+@command("bazaar_rotate")
+class BazaarRotate(Command): ...
 
 
-@dataclass(frozen=True, slots=True)
+@command("bazaar_change")
 class BazaarChange(Command):
-    type: ClassVar[str] = "bazaar_change"
-    source: str  # the section (good) the die leaves
-    good: str  # the new face
+    source: Id  # the section (good) the die leaves
+    good: Id  # the new face
 
 
-@dataclass(frozen=True, slots=True)
+@command("bazaar_buy")
 class BazaarBuy(Command):
-    type: ClassVar[str] = "bazaar_buy"
-    goods: tuple[str, ...] = ()
+    goods: tuple[Id, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@command("take_commission")
 class TakeCommission(Command):
-    type: ClassVar[str] = "take_commission"
-    town: str
+    town: Id
 
 
-@dataclass(frozen=True, slots=True)
+@command("dark_market")
 class DarkMarket(Command):
-    """Move the marker `steps` (1-4, a coin each); `pick` on the south space:
-    `commission:<town>` or `deed:0|1|top`."""
+    """Move the marker `steps` (1-4, a coin each); on the south space the commission of
+    `town` or the `deed` of courtyard slot 0 or 1 (-1: the deck's top)."""
 
-    type: ClassVar[str] = "dark_market"
-    steps: int
-    pick: str | None = None
+    steps: Int
+    town: Id | None = None
+    deed: Int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@command("inn")
 class Inn(Command):
     """Sell the stored `goods` (piece ids) to the hero in inn slot `slot`."""
 
-    type: ClassVar[str] = "inn"
-    slot: int
-    goods: tuple[int, ...]
+    slot: Int
+    goods: tuple[Int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@command("ruins")
 class Ruins(Command):
-    type: ClassVar[str] = "ruins"
-    steps: int
-    good: str
+    steps: Int
+    good: Id
 
 
-@dataclass(frozen=True, slots=True)
+@command("caravan")
 class Caravan(Command):
     """Lead a caravan: `companion` 0-2 from the row or -1 for the deck top."""
 
-    type: ClassVar[str] = "caravan"
-    companion: int
-    route: str  # dark_road | shortcut
-    town: str
+    companion: Int
+    route: Id  # dark_road | shortcut
+    town: Id
 
 
-@dataclass(frozen=True, slots=True)
+@command("building")
 class Building(Command):
-    """Activate a building; `pay` and `pick`/`pick2` depend on the building."""
+    """Activate a building; each building reads only its own fields (any other set is
+    `bad_command`): `pay` coins | quartz | lantern (Surveyor, Guildhall, Candle & Quartz,
+    Filigree); `piece` a stored good paid (Candle & Quartz, Filigree) or upgraded
+    (Workshop); `good` the good gained (Icebreaker Harbor, Guildhall, Lanternworks,
+    Filigree) and `good2` the Guildhall's $1 good; `hero` an inn slot or `town` a
+    commission stack (Candle & Quartz); `gives`/`gets` the Mansion's trades, one for one."""
 
-    type: ClassVar[str] = "building"
-    building: str
-    pay: str | None = None
-    pick: str | None = None
-    pick2: str | None = None
+    building: Id
+    pay: Id | None = None
+    piece: Int | None = None
+    good: Id | None = None
+    good2: Id | None = None
+    hero: Int | None = None
+    town: Id | None = None
+    gives: tuple[Id, ...] | None = None
+    gets: tuple[Id, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@command("use_companion")
 class UseCompanion(Command):
-    type: ClassVar[str] = "use_companion"
-    companion: str
-    ability: str
-    pick: str | None = None
-    gift: str | None = None
+    """Use `ability` of `companion`; each ability reads only its own choices (any other
+    set is `bad_command`): `hero` to deliver (Cave Dragon), `town` a commission stack (Ice
+    Mouse; Cosimo's dark market), `slot` an inn slot (Snow Bee), `good` (harbor, basic or
+    ruins good), `deed` courtyard slot 0/1 or -1 the deck's top (Grace; Cosimo's dark
+    market), `upgrade` or `dark_market` (Cosimo) and `gift` the hero Cosimo takes."""
+
+    companion: Id
+    ability: Id
+    hero: Id | None = None
+    town: Id | None = None
+    slot: Int | None = None
+    good: Id | None = None
+    deed: Int | None = None
+    upgrade: Id | None = None
+    dark_market: bool | None = None
+    gift: Id | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class EndTurn(Command):
-    type: ClassVar[str] = "end_turn"
+@command("end_turn")
+class EndTurn(Command): ...
 
 
 # --- storage -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@command("place_good")
 class PlaceGood(Command):
     """Store the first incoming good at (`area`, `x`, `y`, orientation `o`); no area:
     anywhere it fits (rearranging the storage if that is what it takes)."""
 
-    type: ClassVar[str] = "place_good"
-    area: str | None = None
-    x: int = 0
-    y: int = 0
-    o: int = 0
+    area: Id | None = None
+    x: Int = 0
+    y: Int = 0
+    o: Int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@command("discard_good")
 class DiscardGood(Command):
     """Discard the incoming good (`piece` None) or a stored piece to make room."""
 
-    type: ClassVar[str] = "discard_good"
-    piece: int | None = None
+    piece: Int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@command("rearrange")
 class Rearrange(Command):
     """A whole new layout: for each stored piece, (piece, area index, x, y, o) flattened
     as 5 ints; area index into the seat's `areas` list of its view."""
 
-    type: ClassVar[str] = "rearrange"
-    layout: tuple[int, ...]
+    layout: tuple[Int, ...]
 
 
 # --- answers to choices ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@command("discard_hero")
 class DiscardHero(Command):
-    type: ClassVar[str] = "discard_hero"
-    hero: str
+    hero: Id
 
 
-@dataclass(frozen=True, slots=True)
+@command("discard_commission")
 class DiscardCommission(Command):
-    type: ClassVar[str] = "discard_commission"
-    commission: str
+    commission: Id
 
 
-@dataclass(frozen=True, slots=True)
+@command("discard_resource")
 class DiscardResource(Command):
-    type: ClassVar[str] = "discard_resource"
-    resource: str  # quartz | horseshoe
+    resource: Id  # quartz | horseshoe
 
 
-@dataclass(frozen=True, slots=True)
+@command("choose_good")
 class ChooseGood(Command):
-    type: ClassVar[str] = "choose_good"
-    good: str
+    good: Id
 
 
-@dataclass(frozen=True, slots=True)
+@command("lose_good")
 class LoseGood(Command):
-    type: ClassVar[str] = "lose_good"
-    piece: int
+    piece: Int
 
 
-@dataclass(frozen=True, slots=True)
+@command("ruins_die")
 class RuinsDie(Command):
-    type: ClassVar[str] = "ruins_die"
     roll: bool
 
 
-@dataclass(frozen=True, slots=True)
+@command("take_hero")
 class TakeHero(Command):
     """Take the hero of inn slot `slot` (0-3) or the deck top (-1)."""
 
-    type: ClassVar[str] = "take_hero"
-    slot: int
+    slot: Int
 
 
-@dataclass(frozen=True, slots=True)
+@command("choose_steed")
 class ChooseSteed(Command):
-    type: ClassVar[str] = "choose_steed"
-    steed: str
+    steed: Id
 
 
-@dataclass(frozen=True, slots=True)
+@command("join")
 class Join(Command):
-    type: ClassVar[str] = "join"
     yes: bool
 
 
-@dataclass(frozen=True, slots=True)
-class RerollTravel(Command):
-    type: ClassVar[str] = "reroll_travel"
+@command("reroll_travel")
+class RerollTravel(Command): ...
 
 
-@dataclass(frozen=True, slots=True)
+@command("take_travel_die")
 class TakeTravelDie(Command):
     """Take a travel die of face `value`; `whisper` +1 (steed), `boost` +1/+2 (a loyal
-    companion's gift), `twin` gain the benefit twice (Threy Cat)."""
+    companion's gift), `twin` the value of a travel die on the table whose benefit you
+    also gain (Threy Cat; None: no twin). Old logs wrote `twin` as true/false: `parse`
+    reads true as the value taken (`_upcast`)."""
 
-    type: ClassVar[str] = "take_travel_die"
-    value: int
+    value: Int
     whisper: bool = False
-    boost: int = 0
-    twin: bool = False
+    boost: Int = 0
+    twin: Int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@command("visit")
 class Visit(Command):
-    type: ClassVar[str] = "visit"
-    town: str | None = None  # None: pass
+    town: Id | None = None  # None: pass
 
 
-@dataclass(frozen=True, slots=True)
+@command("deliver_commission")
 class DeliverCommission(Command):
-    type: ClassVar[str] = "deliver_commission"
-    commission: str
-    goods: tuple[int, ...]
+    commission: Id
+    goods: tuple[Int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@command("deliver_hero")
 class DeliverHero(Command):
-    type: ClassVar[str] = "deliver_hero"
-    hero: str
+    hero: Id
 
 
-@dataclass(frozen=True, slots=True)
-class DoneDelivering(Command):
-    type: ClassVar[str] = "done_delivering"
+@command("done_delivering")
+class DoneDelivering(Command): ...
 
 
-@dataclass(frozen=True, slots=True)
+@command("fortune")
 class Fortune(Command):
-    """A good fortune: `kind` die | deed | coins | upgrade; `pick` the deed slot
-    (0, 1, top) or the upgrade id."""
+    """A good fortune: `kind` die | deed | coins | upgrade; the `deed` of courtyard slot 0
+    or 1 (-1: the deck's top), or the `upgrade` taken."""
 
-    type: ClassVar[str] = "fortune"
-    kind: str
-    pick: str | None = None
+    kind: Id
+    deed: Int | None = None
+    upgrade: Id | None = None
 
 
 COMMANDS: dict[str, type[Command]] = {
@@ -309,105 +297,125 @@ COMMANDS: dict[str, type[Command]] = {
     )
 }  # fmt: skip
 
-_FIELDS: dict[str, tuple[tuple[str, str, bool], ...]] = {
-    t: tuple(
-        (
-            f.name,
-            str(f.type),
-            f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
-        )
-        for f in dataclasses.fields(cls)
-    )
-    for t, cls in COMMANDS.items()
-}
+
+def _int(ref: Any) -> Any:
+    """A piece id or slot written as a string by the old shapes ("3"), as an int."""
+    return int(ref) if isinstance(ref, str) and ref.isdigit() and len(ref) < 7 else ref
 
 
-def _bad(msg: str) -> RuleError:
-    return RuleError("bad_command", msg)
+def _old_building(data: dict[str, Any]) -> dict[str, Any]:
+    """`building` with `pay`/`pick`/`pick2` strings: each building's own fields. A value
+    the old shape did not give that building stays under its old name (refused)."""
+    b, pay, pick = data.get("building"), data.get("pay"), data.pop("pick", None)
+    if data.get("pick2") is None:
+        data.pop("pick2", None)
+    elif b == "guildhall":
+        data["good2"] = data.pop("pick2")
+    if isinstance(pay, str) and pay.isdigit() and b in ("candle_quartz", "filigree"):
+        data["piece"] = _int(data.pop("pay"))
+    elif b == "mansion" and (pay is not None or pick is not None):
+        data["gives"] = str(data.pop("pay") or "").split(",")
+        data["gets"] = str(pick or "").split(",")
+        return data
+    if data.get("pay", 0) is None:
+        data.pop("pay")
+    if pick is None:
+        return data
+    if b == "workshop":
+        data["piece"] = _int(pick)
+    elif b == "candle_quartz" and isinstance(pick, str) and pick.startswith("hero:"):
+        data["hero"] = _int(pick[5:])
+    elif b == "candle_quartz" and isinstance(pick, str) and pick.startswith("commission:"):
+        data["town"] = pick[11:]
+    elif b in ("icebreaker_harbor", "guildhall", "lanternworks", "filigree"):
+        data["good"] = pick
+    else:
+        data["pick"] = pick
+    return data
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+_DEED = {"0": 0, "1": 1, "top": -1}  # the old deed picks
 
 
-def parse(data: Any) -> Command:
-    """A command from its JSON form.
+def _old_market_pick(data: dict[str, Any], pick: Any) -> None:
+    """ "commission:<town>" / "deed:0|1|top" (the dark market's south space)."""
+    if isinstance(pick, str) and pick.startswith("commission:"):
+        data["town"] = pick[11:]
+    elif isinstance(pick, str) and pick.startswith("deed:") and pick[5:] in _DEED:
+        data["deed"] = _DEED[pick[5:]]
+    elif pick not in (None, "None"):
+        data["pick"] = pick
 
-    :raises RuleError: `unknown_command` for an unknown type, `bad_command` for bad fields.
+
+_COMPANION_PICK = {
+    "deliver_hero": "hero", "gain_commission": "town", "harbor_good": "good",
+    "basic_good": "good", "ruins_step": "good",
+}  # fmt: skip
+
+
+def _old_companion(data: dict[str, Any]) -> dict[str, Any]:
+    """`use_companion`'s string `pick` as the ability's own field."""
+    pick, ability = data.pop("pick"), data.get("ability")
+    if data.get("gift", 0) is None:
+        data.pop("gift")
+    if pick is None:
+        return data
+    if ability in _COMPANION_PICK:
+        data[_COMPANION_PICK[ability]] = pick
+    elif ability == "gain_hero":
+        data["slot"] = _int(pick)
+    elif ability == "deed" and pick in _DEED:
+        data["deed"] = _DEED[pick]
+    elif ability == "upgrade_or_dark_market" and str(pick).startswith("upgrade:"):
+        data["upgrade"] = pick[8:]
+    elif ability == "upgrade_or_dark_market" and str(pick).startswith("dark_market:"):
+        data["dark_market"] = True
+        _old_market_pick(data, pick[12:])
+    else:
+        data["pick"] = pick
+    return data
+
+
+def _old_pick(data: dict[str, Any]) -> dict[str, Any]:
+    """`dark_market`'s and `fortune`'s string `pick`."""
+    pick = data.pop("pick")
+    if data["type"] == "dark_market":
+        _old_market_pick(data, pick)
+    elif data.get("kind") == "deed" and pick in _DEED:
+        data["deed"] = _DEED[pick]
+    elif data.get("kind") == "upgrade" and pick is not None:
+        data["upgrade"] = pick
+    elif pick is not None:
+        data["pick"] = pick
+    return data
+
+
+def upcast(data: dict[str, Any]) -> dict[str, Any]:
+    """Old command shapes (stored logs, old clients) in today's:
+
+    - `take_travel_die`'s boolean `twin` (Threy Cat doubled the die taken) becomes the
+      value of that die;
+    - `building`'s strings `pay`/`pick`/`pick2` ("3" a piece, "hero:1", "commission:farglen",
+      the Mansion's comma lists) become the building's typed fields (`_old_building`);
+    - `use_companion`'s, `dark_market`'s and `fortune`'s `pick` ("upgrade:<id>",
+      "dark_market:deed:top", "dark_market:None", "0"...) likewise.
+
+    A value an old shape could not hold stays under its old name and is refused.
     """
-    if not isinstance(data, dict):
-        raise _bad("a command is a JSON object with a `type`")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in COMMANDS:
-        raise RuleError("unknown_command", f"unknown command type {kind!r}")
-    fields = _FIELDS[kind]
-    extra = set(data) - {"type"} - {f[0] for f in fields}
-    if extra:
-        raise _bad(f"{kind}: unknown field(s) {sorted(extra)}")
-    kwargs: dict[str, Any] = {}
-    for name, typ, required in fields:
-        if name not in data:
-            if required:
-                raise _bad(f"{kind}: missing field `{name}`")
-            continue
-        v = data[name]
-        if v is None and "None" in typ:
-            kwargs[name] = None
-        elif typ.startswith("tuple"):
-            if not isinstance(v, list | tuple) or len(v) > 60:
-                raise _bad(f"{kind}: `{name}` must be a list")
-            want_int = "int" in typ
-            if not all(_is_int(x) if want_int else isinstance(x, str) for x in v):
-                raise _bad(f"{kind}: `{name}` must be a list of {'ints' if want_int else 'str'}")
-            if not want_int and any(len(x) > 48 for x in v):
-                raise _bad(f"{kind}: `{name}` entries are too long")
-            kwargs[name] = tuple(v)
-        elif typ.startswith("bool"):
-            if not isinstance(v, bool):
-                raise _bad(f"{kind}: `{name}` must be true or false")
-            kwargs[name] = v
-        elif typ.startswith("int"):
-            if not _is_int(v) or not -1000 <= v <= 10**9:
-                raise _bad(f"{kind}: `{name}` must be an integer")
-            kwargs[name] = v
-        else:
-            if not isinstance(v, str) or not 0 < len(v) <= 64:
-                raise _bad(f"{kind}: `{name}` must be a short string")
-            kwargs[name] = v
-    return COMMANDS[kind](**kwargs)
+    if kind == "take_travel_die" and isinstance(data.get("twin"), bool):
+        data["twin"] = data.get("value") if data["twin"] else None
+    elif kind == "building" and ("pick" in data or "pick2" in data):
+        data = _old_building(data)
+    elif kind == "use_companion" and "pick" in data:
+        data = _old_companion(data)
+    elif kind in ("dark_market", "fortune") and "pick" in data:
+        data = _old_pick(data)
+    return data
 
 
-_NAMES: dict[type[Command], tuple[str, ...]] = {}  # each command class's field names
-
-
-def to_json(cmd: Command) -> dict[str, Any]:
-    """The JSON form of `cmd` (a new dict: the caller may keep or change it)."""
-    out: dict[str, Any] = {"type": cmd.type}
-    names = _NAMES.get(type(cmd))
-    if names is None:
-        names = _NAMES[type(cmd)] = tuple(f.name for f in dataclasses.fields(cmd))
-    for name in names:
-        v = getattr(cmd, name)
-        out[name] = list(v) if isinstance(v, tuple) else v
-    return out
-
-
-# The JSON form of every command listed so far (frozen values, found by value: a listing
-# shows the same few hundred again and again).
-_JSON: dict[Command, dict[str, Any]] = {}
-_JSON_MAX = 20_000  # emptied past this (the content bounds the commands listed)
-
-
-def listing_json(cmds: list[Command]) -> list[dict[str, Any]]:
-    """`[to_json(c) for c in cmds]`, each form built once and shared by every caller:
-    never change them."""
-    table = _JSON
-    out = []
-    for cmd in cmds:
-        form = table.get(cmd)
-        if form is None:
-            if len(table) >= _JSON_MAX:
-                table.clear()
-            form = table[cmd] = to_json(cmd)
-        out.append(form)
-    return out
+# `nulls`: Dark Road's clients have always read every field, null included.
+TABLE = kit.Commands("DarkRoad", COMMANDS.values(), upcast=upcast, nulls=True)
+parse = TABLE.parse
+to_json = TABLE.to_json
+listing_json = TABLE.listing_json

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+
+from app.games import kit
 
 from . import actions as A
 from . import engine as E
@@ -20,28 +21,14 @@ from . import storage as st
 from .state import ACTIVATE, MOVE, OVER, Player, State
 
 
-class RandomBot:
-    """Uniform over command types, then over commands of that type; ends its turn only
-    when nothing else is left, now and then earlier."""
+class RandomBot(kit.RandomBot):
+    """The kit's random player (uniform over command types, then over commands), ending
+    its turn early now and then; `decide` lists the legal actions if not given."""
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+    SKIP_END = 0.85
 
     def decide(self, s: State, seat: int, actions: Sequence[A.Command] | None = None) -> A.Command:
-        acts = list(actions) if actions is not None else E.legal_actions(s, seat)
-        by_type: dict[str, list[A.Command]] = {}
-        for a in acts:
-            same = by_type.get(a.type)
-            if same is None:
-                by_type[a.type] = [a]
-            else:
-                same.append(a)
-        kinds = list(by_type)  # in listing order: deterministic
-        if "end_turn" in by_type and len(kinds) > 1 and self.rng.random() < 0.85:
-            kinds.remove("end_turn")
-        rand = self.rng.random
-        group = by_type[kinds[int(rand() * len(kinds))]]
-        return group[int(rand() * len(group))]
+        return super().decide(s, seat, E.legal_actions(s, seat) if actions is None else actions)
 
 
 def _rounds_left(s: State) -> int:
@@ -84,7 +71,7 @@ def worth(s: State, seat: int) -> float:
     p = s.players[seat]
     if s.phase == OVER and s.result:
         sc = s.result["scores"][seat]
-        return float(sc["total"]) + 0.01 * sc["discarded"]
+        return float(sc["total"]) + 0.01 * float(sc["discarded"])
     sc = E.score(s, c, p)
     late = min(1.0, _rounds_left(s) / 5)
     v = sc["base"] + sc["vp"] + 0.3 * (sc["discarded"] - sc["base"])
@@ -225,7 +212,7 @@ BOTS: dict[str, Callable[[int], RandomBot | GreedyBot]] = {
 
 
 def make(kind: str, seed: int = 0) -> RandomBot | GreedyBot:
-    return BOTS[kind](seed)
+    return kit.make(BOTS, kind, seed)
 
 
 def decide(s: State, seat: int, kind: str = "greedy", seed: int = 0) -> A.Command:
@@ -238,16 +225,7 @@ def play(
     players: Sequence[RandomBot | GreedyBot],
     *,
     max_commands: int = 20000,
-    on_command: Any = None,
+    on_command: kit.bots.OnCommand | None = None,
 ) -> int:
     """Play the game to its end with one bot per seat; returns the commands applied."""
-    n = 0
-    while s.phase != OVER and n < max_commands:
-        seat = E.to_act(s)[0]
-        acts = E.legal_actions(s, seat)
-        cmd = players[seat].decide(s, seat, acts)
-        events = E.apply(s, seat, cmd)
-        n += 1
-        if on_command:
-            on_command(s, seat, cmd, events)
-    return n
+    return kit.play(E.RULES_LOOP, s, players, max_commands=max_commands, on_command=on_command)

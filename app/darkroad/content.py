@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from app.games.kit.content import articles, read_texts, translate
+
 PACKS_DIR = Path(__file__).parent / "content"
 Id = Annotated[str, Field(pattern=r"^[a-z0-9_]+$", max_length=48)]
 Cell = tuple[int, int]
@@ -320,6 +322,8 @@ class Content:
 
     def __init__(self, name: str, parts: dict[str, Any]) -> None:
         self.name = name
+        self.lang = "en"
+        self.articles: dict[str, str] = {}  # entry id -> its article in `lang`
         self.board: Board = parts["game.yaml"]
         self.heroes: tuple[Hero, ...] = parts["heroes.yaml"].heroes
         self.companions: tuple[Companion, ...] = parts["companions.yaml"].companions
@@ -450,11 +454,13 @@ def _check_pack(name: str, c: Content) -> None:
             raise _fail("heroes.yaml", "heroes", "at least 4 starting heroes")
 
 
-def load_dir(path: Path, name: str | None = None) -> Content:
-    """Load and validate a pack directory.
+def load_dir(path: Path, name: str | None = None, lang: str = "en") -> Content:
+    """Load and validate a pack directory, its texts in `lang` (the pack's
+    `locale/<lang>.yaml` laid over its English, app.games.kit.content.translate).
 
     :raises ContentError: naming the file and the entry at fault.
     """
+    texts = read_texts(path, lang)
     parts: dict[str, Any] = {}
     for file, model in FILES.items():
         fp = path / file
@@ -464,12 +470,15 @@ def load_dir(path: Path, name: str | None = None) -> Content:
             data = yaml.safe_load(fp.read_text(encoding="utf-8"))
         except yaml.YAMLError as e:
             raise _fail(file, "(file)", f"not valid YAML: {e}") from None
+        data = translate(data, texts, f"{path / 'locale' / lang}.yaml: ")
         try:
             parts[file] = model.model_validate(data)
         except ValidationError as e:
             err = e.errors()[0]
             raise _fail(file, _entry_of(data, tuple(err["loc"])), err["msg"]) from None
     c = Content(name or path.name, parts)
+    c.lang = lang
+    c.articles = articles(texts)
     _check_pack(c.name, c)
     return c
 
@@ -480,6 +489,13 @@ def load(name: str = "base") -> Content:
     if not name.replace("_", "").isalnum() or not (PACKS_DIR / name).is_dir():
         raise ContentError(f"{name}: (pack): no such content pack")
     return load_dir(PACKS_DIR / name, name)
+
+
+@functools.cache
+def load_in(name: str, lang: str) -> Content:
+    """The named pack with its texts in `lang` (for the words a reader sees; the
+    engine plays with `load(name)`, whose ids and numbers are the same)."""
+    return load(name) if lang == "en" else load_dir(PACKS_DIR / name, name, lang)
 
 
 def counts(content: Content) -> dict[str, int]:

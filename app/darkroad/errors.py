@@ -1,16 +1,8 @@
-"""The one error the engine raises (`game.py` maps it onto the platform's RuleError)."""
+"""The one error the engine raises: the platform's `RuleError` (through the game kit).
 
-from __future__ import annotations
+A command the rules refuse: `code` is stable and machine-readable; the message is for a
+person and names the input and the situation."""
 
+from app.games.kit import RuleError
 
-class RuleError(ValueError):
-    """A command the rules refuse. `code` is stable and machine-readable; the
-    message is for a person and names the input and the situation."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"RuleError({self.code!r}, {self.message!r})"
+__all__ = ["RuleError"]

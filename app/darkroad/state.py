@@ -7,6 +7,8 @@ from typing import Any
 
 import orjson
 
+from app.games.kit.state import GameState
+
 SETUP = "setup"
 PLAY = "play"
 FINAL = "final_travel"
@@ -78,18 +80,14 @@ _PLAYER_LISTS = (
 
 
 @dataclass(slots=True)
-class State:
-    content: str
-    options: dict[str, Any]
-    seed: int
-    rng: int
-    players: list[Player]
+class State(GameState[Player]):
     phase: str = SETUP
     round: int = 1
     turn_seat: int = 0
     step: str = PLAN
     acts: list[str] = field(default_factory=list)  # activation targets still open
     acts_left: int = 0
+    acts_used: int = 0  # activations made this turn (ruling R36)
     pending: list[dict[str, Any]] = field(default_factory=list)
     asks: list[dict[str, Any]] = field(default_factory=list)  # choices raised by this command
     wheel_rot: int = 0
@@ -115,15 +113,6 @@ class State:
     commands: int = 0
     result: dict[str, Any] | None = None
 
-    @property
-    def n(self) -> int:
-        return len(self.players)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A deep JSON-safe copy."""
-        out: dict[str, Any] = orjson.loads(orjson.dumps(self))
-        return out
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> State:
         return cls._build(orjson.loads(orjson.dumps(data)))
@@ -132,6 +121,11 @@ class State:
     def _build(cls, d: dict[str, Any]) -> State:
         """A state from a dict it may keep (already a private copy)."""
         players = [Player(**p) for p in d.pop("players")]
+        options = d.get("options")
+        if isinstance(options, dict) and "rules" not in options:
+            # A snapshot stored before the rules editions plays rules 1 (R40), as the
+            # replay of its log does: the loaded state says so like the replayed one.
+            options["rules"] = 1
         return cls(players=players, **d)
 
     def copy(self) -> State:
@@ -161,7 +155,8 @@ class State:
 
 _STATE_SHARED = (
     "content", "options", "seed", "rng", "phase", "round", "turn_seat", "step", "acts_left",
-    "wheel_rot", "market_aside", "ruins_pos", "dm_pos", "fortune_coins", "commands", "result",
+    "acts_used", "wheel_rot", "market_aside", "ruins_pos", "dm_pos", "fortune_coins", "commands",
+    "result",
 )  # fmt: skip
 _STATE_LISTS = ("acts", "inn", "courtyard", "row", "row_die", "buildings", "upgrades_track",
                 "unused_steeds")  # fmt: skip

@@ -9,8 +9,9 @@ draws from (`game._catalogue(lang)`) passes each card through here:
   below with `_` so scripts/i18n.py extracts them, and translated when the pack's English
   is the one marked here (a pack that rewrites a text shows its own text untranslated).
 
-Proper names (heroes, towns, steeds, commissions, a companion's own name) stay as
-written; heroes' flavour (not shown in the client) stays in English.
+Names of people, beasts and towns (heroes, companions, steeds, towns) and articles are
+the pack's own French, in content/base/locale/fr.yaml (app.games.kit.content.translate,
+as for Karanor); this module translates the rule texts and the lines marked below.
 """
 
 from __future__ import annotations
@@ -20,14 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games.i18n import Translator
+from app.games.kit import marked as _
 
 from .content import Content, Deed
-
-
-def _(text: str) -> str:
-    """Mark a message for extraction (translated later, by `Translator.gettext`)."""
-    return text
-
 
 # Names and rule texts of the base pack, by the English text the pack carries.
 KNOWN: frozenset[str] = frozenset(
@@ -39,6 +35,33 @@ KNOWN: frozenset[str] = frozenset(
         _("Staff"),
         _("Book"),
         _("Instrument"),
+        # events' flavour
+        _("Eyes glint beyond the shallows; nobody crosses alone tonight."),
+        _("The planks ring like iron under the wheels, and every step is a wager."),
+        _("A rope across the road, a gap-toothed smile, and a price for passing."),
+        _("White above, white below: the drivers follow the bells of the lead mule."),
+        _("Someone keeps these lamps burning; travellers leave a coin and a wish."),
+        _("Everyone pushes, everyone swears, and the wagon moves a hand's width."),
+        _("A warm fire, a cold stare, and a story nobody quite believes."),
+        _("Spokes in the ditch and a long night of whittling ahead."),
+        _("The wind speaks in voices; the horses hear them first."),
+        _("Stones of ice drum on the canvas until the goods are bruised."),
+        _("The river took the road last spring and has not given it back."),
+        _("An old pilgrim traces a sign on each wagon and asks for nothing."),
+        _("They watch the caravan count its coins, and count along."),
+        _("Low ceilings, damp walls and a door that was never on any map."),
+        _("A boatman who asks no names rows the caravan across in the dark."),
+        _("Paving stones older than the kingdom, still straight as a spear."),
+        _("Trees of frost chime as the wagons brush past them."),
+        _("Steps cut into the glacier by hands no one remembers."),
+        _("The hermit points the way for a loaf of bread and a little news."),
+        _("The rock glows blue along the path, bright enough to read by."),
+        _("Behind the roaring water, a dry passage as old as the river."),
+        _("At low water the old stones rise, and the caravan hurries across."),
+        _("Narrow, steep and stubborn, like the goats that made it."),
+        _("The caravan walks where water once ran, high above the valley."),
+        _("Every window holds a lantern, and every lantern a watcher."),
+        _("A trail the wardens keep for themselves, borrowed without asking."),
         # buildings
         _("Blazing Quartz Mine"),
         _("Gain 1 blazing quartz."),
@@ -366,10 +389,12 @@ def localise(data: dict[str, Any], content: Content, tr: Translator) -> dict[str
         for card in data[part]:
             card["name"] = known(tr, card["name"])
             card["text"] = known(tr, card["text"])
+    towns = {t.id: t.name for t in content.board.towns}
     for card in data["commissions"]:
         m = ORDER.match(card["name"])
         if m and m["patron"] in PATRONS:
-            card["name"] = PATRONS[m["patron"]](tr, m["town"], int(m["n"]))
+            town = towns.get(card.get("town", ""), m["town"])  # in the reader's language
+            card["name"] = PATRONS[m["patron"]](tr, town, int(m["n"]))
     for card in data["steeds"]:
         card["flavour"] = known(tr, card["flavour"])
     for card in data["companions"]:
@@ -385,7 +410,9 @@ def localise(data: dict[str, Any], content: Content, tr: Translator) -> dict[str
     for card in data["events"]:
         english = card["name"]
         card["name"] = known(tr, english)
-        if card["flavour"] == english + SLOWS:
+        if card["flavour"] in KNOWN:  # the base pack's own line
+            card["flavour"] = known(tr, card["flavour"])
+        elif card["flavour"] == english + SLOWS:
             card["flavour"] = tr.gettext(
                 "{event}: the caravan slows, and every merchant looks to their own wagon.",
                 event=card["name"],
@@ -398,4 +425,13 @@ def localise(data: dict[str, Any], content: Content, tr: Translator) -> dict[str
     for card in data["deeds"]:
         card["name"] = known(tr, card["name"])
         card["text"] = deed_text(tr, by_id[card["id"]], content)
+    # How a sentence names each entry in `lang` (le, la, l', les: "{commission:le}").
+    for part in ("heroes", "companions", "steeds", "deeds", "events", "commissions"):
+        for card in data[part]:
+            card["article"] = content.articles.get(card["id"], "")
+    for part in ("buildings", "upgrades"):
+        for card in data[part]:
+            card["article"] = content.articles.get(card["id"], "")
+    for town in data["board"]["towns"]:
+        town["article"] = content.articles.get(town["id"], "")
     return data

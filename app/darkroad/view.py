@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games import kit
+
 from . import actions as A
 from . import storage as st
 from .engine import (
@@ -87,18 +89,20 @@ def public_part(s: State) -> dict[str, Any]:
             "dice": list(t["dice"]),
         }
     return {
-        "version": s.commands,
-        "status": "finished" if s.phase == OVER else "playing",
-        "turn": {
-            "phase": s.phase,
-            "round": s.round,
-            "seat": s.turn_seat,
-            "step": s.step,
-            "activations": list(s.acts),
-            "activations_left": s.acts_left,
-            "pending": {"seat": head["seat"], "kind": head["kind"]} if head else None,
-            "waiting_for": [head["seat"]] if head else [s.turn_seat],
-        },
+        **kit.view_head(
+            s.commands,
+            s.phase == OVER,
+            {
+                "phase": s.phase,
+                "round": s.round,
+                "seat": s.turn_seat,
+                "step": s.step,
+                "activations": list(s.acts),
+                "activations_left": s.acts_left,
+                "pending": {"seat": head["seat"], "kind": head["kind"]} if head else None,
+                "waiting_for": [head["seat"]] if head else [s.turn_seat],
+            },
+        ),
         "players": [_player(c, p) for p in s.players],
         "board": {
             "wheel": [{"good": g, "value": value(c, s, g), "dice": s.market[g]} for g in c.goods],
@@ -134,15 +138,10 @@ def view(
     """The JSON view for `seat` (None: a spectator) built on this version's `public_part`.
     The view shares the public part's values and the listing's cached command forms:
     serialise it, never mutate what it holds."""
-    if seat is not None and not 0 <= seat < s.n:
-        seat = None
+    seat = kit.viewer(seat, s.n)
     common = public if public is not None else public_part(s)
     out: dict[str, Any] = {
-        "version": common["version"],
-        "status": common["status"],
-        "seat": seat,
-        "turn": common["turn"],
-        "players": common["players"],
+        **kit.seat_view_head(common, seat),
         "board": common["board"],
         "result": common["result"],
         "private": None,
@@ -150,15 +149,10 @@ def view(
     }
     if seat is not None:
         p = s.players[seat]
-        mine = None
-        for x in s.pending:
-            if x["seat"] == seat:
-                mine = dict(x)
-                break
         out["private"] = {
             "coins": p.coins,
             "deeds": list(p.deeds),
-            "pending": mine,
+            "pending": kit.pending_of(s.pending, seat),
             "free_shortcut": p.free_shortcut,
         }
         if with_legal:
@@ -168,6 +162,4 @@ def view(
     return out
 
 
-def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """The events a seat may read: private events (with `to`) only for their seat."""
-    return [e for e in events if "to" not in e or (seat is not None and e["to"] == seat)]
+events_for = kit.events_for  # private events (with `to`) only for their seat

@@ -20,6 +20,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
+from app.games import i18n
+
 Events = list[dict[str, Any]]
 
 
@@ -46,8 +48,9 @@ class BotMove:
 
 
 @runtime_checkable
-class Game(Protocol):
-    """One game, as the platform sees it."""
+class Playable(Protocol):
+    """One game, as the platform's rooms play it (the part a game written before the
+    kit provides; `app.games.kit.compat` gives such a game the rest of `Game`)."""
 
     id: str  # stable, lower case: stored with every room ("karanor", "darkroad")
     title: str  # for people
@@ -118,10 +121,20 @@ class Game(Protocol):
 
     def from_dict(self, data: Mapping[str, Any]) -> Any: ...
 
-    def bot_move(self, state: Any, bot_seats: frozenset[int], salt: int) -> BotMove | None:
+    def bot_move(
+        self,
+        state: Any,
+        bot_seats: frozenset[int],
+        salt: int,
+        levels: Mapping[int, str] | None = None,
+        budget: float | None = None,
+    ) -> BotMove | None:
         """The next move of one of `bot_seats`, or None when no bot has anything to do.
 
-        Deterministic in (state, salt); must not change `state`.
+        `levels`: a bot seat's level ("easy", "normal", "hard"; a seat not named plays
+        "normal"); `budget`: the most seconds a searching bot thinks. Deterministic in
+        (state, salt) (a search stopped by `budget` before its iterations excepted);
+        must not change `state`.
         """
         ...
 
@@ -132,13 +145,104 @@ class Game(Protocol):
         ...
 
 
+class Invitations(Protocol):
+    """An optional hook a game may add to `Game` (the platform's notices look for it):
+    `invitations(state, events)` names the seats this version asks to answer, as
+    `{seat: "offer" | "join"}` ("offer": a proposal awaits their answer; "join": they
+    are asked whether they come along). Without it a seat hears only that the game waits
+    for it (`to_act`)."""
+
+    def invitations(self, state: Any, events: Events) -> dict[int, str]: ...
+
+
+class TakeBacks(Protocol):
+    """Take-backs (`POST /api/rooms/{code}/undo`): which commands a seat may take back.
+    `KitGame` implements both members; the platform looks them up with `getattr` (a game
+    without them allows no take-back).
+
+    `may_take_back(state, seat, command)` is asked before `apply`: could this command be
+    taken back at all (by its kind)? Only then does the platform keep a copy of the state
+    (`to_dict`) to return to. `can_take_back(before, state, seat, command, events)` is
+    asked after `apply` (`before` is that copy, `state` the state it left): true when the
+    command revealed nothing (no die rolled, no card drawn or turned), touched no other
+    seat's state or choices, made no trade, and `seat` still has the turn."""
+
+    def may_take_back(self, state: Any, seat: int, command: Any) -> bool: ...
+
+    def can_take_back(
+        self, before: Mapping[str, Any], state: Any, seat: int, command: Any, events: Events
+    ) -> bool: ...
+
+
+@runtime_checkable
+class Game(Playable, Protocol):
+    """One game, as the platform sees it: played in rooms (`Playable`) and run by the
+    command line (`karanor simulate`, `karanor content`) through the registry alone.
+    `app.games.kit.KitGame` implements every member; a game overrides what it wants."""
+
+    @property
+    def bot_kinds(self) -> tuple[str, ...]:
+        """The kinds of bot `simulate` can seat ("random", "greedy"...)."""
+        ...
+
+    def simulate(
+        self,
+        games: int,
+        players: int,
+        *,
+        seed: int = 0,
+        bots: str = "random",
+        options: Mapping[str, Any] | None = None,
+        content: str | None = None,
+        max_rounds: int = 80,
+        stats: bool = False,
+        budget: Any = None,
+    ) -> dict[str, Any]:
+        """Whole games between bots, in process: JSON-safe figures (speed, balance).
+        `bots`: one kind for every seat or a comma list; `budget`: the searching bot's
+        `kit.search.Budget`.
+
+        :raises ValueError: a player count, bot kind or option the game refuses.
+        """
+        ...
+
+    def content_counts(self, pack: str) -> dict[str, int]:
+        """The named content pack checked and counted.
+
+        :raises ValueError: the pack is broken or unknown (the message names the fault).
+        """
+        ...
+
+
+def titles(game: Any) -> dict[str, str]:
+    """The game's title in each language: its own catalogue's translation (a game with a
+    `locale` folder, app.games.i18n), else the title as written."""
+    folder = getattr(game, "locale", None)
+    return {
+        lang: i18n.translator(folder, lang).gettext(game.title) if folder else game.title
+        for lang in i18n.LANGUAGES
+    }
+
+
+# The platform's own room option, beside every game's (app.rooms.lobby).
+TAKE_BACKS_SCHEMA = {
+    "type": "boolean",
+    "default": True,
+    "title": "Take Backs",
+    "description": "a seat may take back its last commands while they revealed nothing",
+}
+
+
 def info(game: Game) -> dict[str, Any]:
-    """A game as `GET /api/games` lists it."""
+    """A game as `GET /api/games` lists it (its options and the platform's `take_backs`)."""
+    schema = game.options_model.model_json_schema()
+    schema["properties"] = {**schema.get("properties", {}), "take_backs": TAKE_BACKS_SCHEMA}
     return {
         "id": game.id,
         "title": game.title,
+        "titles": titles(game),
         "min_players": game.min_players,
         "max_players": game.max_players,
-        "options_schema": game.options_model.model_json_schema(),
-        "defaults": game.options_model().model_dump(mode="json"),
+        "options_schema": schema,
+        "defaults": {**game.options_model().model_dump(mode="json"), "take_backs": True},
     }

@@ -7,7 +7,13 @@ the browser (static/js/i18n.js). Grammar is never built by concatenation:
 - number: `ngettext("{n} gold", "{n} gold", n)` picks the language's plural form;
 - person: a sentence about the reader and one about another player are two messages
   ("You counter {owner}'s offer." / "{actor} counters {owner}'s offer."), chosen by the
-  caller, so each language conjugates its own verb.
+  caller, so each language conjugates its own verb;
+- articles: a name is a `Noun` (its text and its article in the language: le, la, l',
+  les, or none for a proper name), and a message names the form it needs with a format
+  spec: "{place:au}" -> "au Marché noir", "à l'Atelier", "aux Dunes Rouges", "à Kien";
+  "{card:le}" -> "l'Atelier"; "{card:du}" -> "de l'Atelier", "d'Orth"; "{card:Le}" at the
+  start of a sentence. A plain string is a name without an article. English messages
+  use the bare "{place}". static/js/i18n.js applies the same rule.
 
 Nothing here knows a game or the platform: a game loads its own `locale/` folder.
 """
@@ -35,6 +41,44 @@ PLURAL: dict[str, Callable[[int], int]] = {
 CONTEXT_SEPARATOR = "\x04"
 
 Translation = str | list[str]  # one text, or the plural forms of the language
+
+_VOWEL = "aeiouyhàâäéèêëîïôöùûüœAEIOUYHÀÂÄÉÈÊËÎÏÔÖÙÛÜŒ"
+
+
+def form(name: str, article: str, spec: str) -> str:
+    """`name` in the grammatical form `spec` (le, Le, au, du; "" for the bare name)."""
+    if spec == "":
+        return name
+    if spec in ("le", "Le"):
+        text = f"l'{name}" if article == "l'" else f"{article} {name}" if article else name
+        return text[:1].upper() + text[1:] if spec == "Le" else text
+    if spec == "au":
+        return {"le": "au ", "la": "à la ", "l'": "à l'", "les": "aux "}.get(article, "à ") + name
+    if spec == "du":
+        if not article:
+            return ("d'" if name[:1] in _VOWEL else "de ") + name
+        return {"le": "du ", "la": "de la ", "l'": "de l'", "les": "des "}[article] + name
+    raise ValueError(f"unknown form {spec!r} of a name")
+
+
+class Noun(str):
+    """A name with its article: formatted bare ("{x}") or in a form ("{x:au}", see
+    `form`)."""
+
+    article: str
+
+    def __new__(cls, name: str, article: str = "") -> Noun:
+        obj = super().__new__(cls, name)
+        obj.article = article
+        return obj
+
+    def __format__(self, spec: str) -> str:
+        return form(str(self), self.article, spec)
+
+
+def _nouns(params: dict[str, Any]) -> dict[str, Any]:
+    """Plain strings as names without an article, so "{x:au}" formats any name."""
+    return {k: Noun(v) if type(v) is str else v for k, v in params.items()}
 
 
 def key(msgid: str, context: str | None = None) -> str:
@@ -77,12 +121,12 @@ class Translator:
     def gettext(self, msgid: str, /, **params: Any) -> str:
         found = self.table.get(msgid)
         text = found if isinstance(found, str) else msgid
-        return text.format(**params) if params else text
+        return text.format(**_nouns(params)) if params else text
 
     def pgettext(self, context: str, msgid: str, /, **params: Any) -> str:
         found = self.table.get(key(msgid, context))
         text = found if isinstance(found, str) else msgid
-        return text.format(**params) if params else text
+        return text.format(**_nouns(params)) if params else text
 
     def ngettext(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
         found = self.table.get(singular)
@@ -90,7 +134,7 @@ class Translator:
             text = found[min(self._plural(n), len(found) - 1)]
         else:
             text = singular if n == 1 else plural
-        return text.format(n=n, **params)
+        return text.format(n=n, **_nouns(params))
 
     # The short names gettext's tools extract (babel: -k _ -k N_ ...).
     _ = gettext

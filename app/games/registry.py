@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib
 import threading
 from collections.abc import Iterable
+from typing import cast
 
-from app.games.base import Game
+from app.games.base import Game, Playable
 
 DEFAULT_GAME = "karanor"
 BUILTIN: dict[str, str] = {
@@ -25,18 +26,24 @@ _loading = threading.Lock()  # routes run in worker threads: the first lookups m
 
 
 def load(path: str) -> Game:
-    """Import `module:attribute` and check it is a `Game`.
+    """Import `module:attribute` and check it is a game (one written before the kit,
+    with the `Playable` members only, gets the command line's tools from
+    `app.games.kit.compat`).
 
-    :raises ValueError: the path does not name a `Game`.
+    :raises ValueError: the path does not name a game.
     """
     module, _, attribute = path.partition(":")
     try:
         game = getattr(importlib.import_module(module), attribute or "GAME")
     except (ImportError, AttributeError) as error:
         raise ValueError(f"no game at {path!r}: {error}") from error
-    if not isinstance(game, Game):
+    if isinstance(game, Game):
+        return game
+    if not isinstance(game, Playable):
         raise ValueError(f"{path!r} is not a game (see app.games.base.Game)")
-    return game
+    from app.games.kit.compat import Tooled
+
+    return cast(Game, Tooled(game))
 
 
 def register(game: Game) -> None:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections import deque
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from app.games.kit import ContentError as KitContentError
+from app.games.kit import read_yaml
+from app.games.kit.content import articles, read_texts, translate
+
+from . import content_check
 
 RESOURCES: tuple[str, ...] = ("wood", "ore", "cloth", "wine", "meat", "fruit", "diamond")
 Resource = Literal["wood", "ore", "cloth", "wine", "meat", "fruit", "diamond"]
@@ -24,8 +28,8 @@ PACKS_DIR = Path(__file__).parent / "content"
 Count = Annotated[int, Field(ge=0, le=99)]
 
 
-class ContentError(ValueError):
-    """A content pack is broken: the message names the file and the entry."""
+# A broken pack: the message names the file and the entry (the kit's, shared by games).
+ContentError = KitContentError
 
 
 class _Model(BaseModel):
@@ -301,6 +305,8 @@ class Content:
 
     def __init__(self, name: str, **parts: Any) -> None:
         self.name = name
+        self.lang = "en"
+        self.articles: dict[str, str] = {}  # entry id -> its article in `lang`
         self.rules: GameRules = parts["rules"]
         self.map: MapData = parts["map"]
         self.quests: tuple[Quest, ...] = parts["quests"]
@@ -400,18 +406,8 @@ _FILES: dict[str, tuple[str, str | None, Any]] = {
 }
 
 
-def _read(path: Path) -> Any:
-    try:
-        with path.open(encoding="utf-8") as f:
-            return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except FileNotFoundError:
-        raise ContentError(f"{path}: file missing") from None
-    except yaml.YAMLError as e:
-        raise ContentError(f"{path}: not valid YAML: {e}") from None
-
-
-def _parse(path: Path, key: str | None, model: Any) -> Any:
-    data = _read(path)
+def _parse(path: Path, key: str | None, model: Any, texts: dict[str, Any]) -> Any:
+    data = translate(read_yaml(path), texts, f"{path.parent / 'locale'}: ")
     if key is None:
         try:
             return model.model_validate(data)
@@ -442,8 +438,9 @@ def _explain(e: ValidationError, data: Any) -> str:
     )
 
 
-def load_pack(path: str | Path, *, check_counts: bool | None = None) -> Content:
-    """Load and validate a content pack folder.
+def load_pack(path: str | Path, *, check_counts: bool | None = None, lang: str = "en") -> Content:
+    """Load and validate a content pack folder, its texts in `lang` (the pack's
+    `locale/<lang>.yaml` laid over its English, app.games.kit.content.translate).
 
     :raises ContentError: naming the file and entry at fault.
     """
@@ -452,20 +449,15 @@ def load_pack(path: str | Path, *, check_counts: bool | None = None) -> Content:
         folder = PACKS_DIR / str(path)
     if not folder.is_dir():
         raise ContentError(f"{path}: no such content pack")
-    parts = {name: _parse(folder / f, key, m) for name, (f, key, m) in _FILES.items()}
+    texts = read_texts(folder, lang)
+    parts = {name: _parse(folder / f, key, m, texts) for name, (f, key, m) in _FILES.items()}
     content = Content(folder.name, **parts)
-    _check_references(content, folder)
+    content.lang = lang
+    content.articles = articles(texts)
+    files = {part: f for part, (f, _k, _m) in _FILES.items()}
+    content_check.references(content, folder, files, RESOURCES)
     if check_counts if check_counts is not None else folder.name == "base":
-        counts = content.counts()
-        for key, want in BASE_COUNTS.items():
-            if counts[key] != want:
-                raise ContentError(
-                    f"{folder / COUNT_FILES[key]}: {key}: {counts[key]} found, {want} expected"
-                )
-        if sum(content.rules.supply.values()) != 105:
-            raise ContentError(f"{folder / 'game.yaml'}: supply must hold 105 tokens")
-        if not 30 <= counts["territories"] <= 45:
-            raise ContentError(f"{folder / 'map.yaml'}: 30 to 45 territories expected")
+        content_check.base_counts(content, folder, BASE_COUNTS, COUNT_FILES)
     return content
 
 
@@ -475,129 +467,8 @@ def load(name: str = "base") -> Content:
     return load_pack(PACKS_DIR / name)
 
 
-def _check_references(c: Content, folder: Path) -> None:  # noqa: C901 - one list of checks
-    def fail(file: str, entry: str, msg: str) -> None:
-        raise ContentError(f"{folder / file}: entry {entry}: {msg}")
-
-    ids: dict[str, str] = {}
-    for part, (file, _key, _m) in _FILES.items():
-        if part in ("rules", "map"):
-            continue
-        for item in getattr(c, part):
-            if item.id in ids:
-                fail(file, item.id, f"id already used in {ids[item.id]}")
-            ids[item.id] = file
-    terr = c.territory
-    if len(terr) != len(c.map.territories):
-        fail("map.yaml", "territories", "duplicate territory id")
-    for a, b in (*c.map.land, *c.map.sea_routes):
-        for t in (a, b):
-            if t not in terr:
-                fail("map.yaml", f"{a}-{b}", f"unknown territory {t}")
-    homes = {t for t in terr.values() if t.home}
-    if any(t.kind != "city" for t in homes):
-        fail("map.yaml", "home", "a home must be a city")
-
-    def check_conditions(file: str, entry: str, conds: tuple[Condition, ...]) -> None:
-        for cond in conds:
-            for t in (cond.at, *(cond.at_any or ())):
-                if t is not None and t not in terr:
-                    fail(file, entry, f"unknown territory {t}")
-            if cond.badge and cond.badge not in c.badge:
-                fail(file, entry, f"unknown badge {cond.badge}")
-
-    def check_rewards(file: str, entry: str, rewards: tuple[Reward, ...]) -> None:
-        for r in rewards:
-            for b in (r.badge, r.lose_badge):
-                if b is not None and b not in c.badge:
-                    fail(file, entry, f"unknown badge {b}")
-            if r.teleport is not None and r.teleport != "home" and r.teleport not in terr:
-                fail(file, entry, f"unknown territory {r.teleport}")
-
-    def check_choice(file: str, entry: str, ch: Choice) -> None:
-        check_conditions(file, entry, ch.requires)
-        check_rewards(file, entry, ch.reward)
-
-    sequel_refs: dict[str, str] = {}
-    for file, deck in (("quests.yaml", c.quests), ("sequels.yaml", c.sequels)):
-        for q in deck:
-            for ch in (*q.immediate, *q.complete):
-                check_choice(file, q.id, ch)
-            if q.place is not None and q.place not in terr:
-                fail(file, q.id, f"unknown place {q.place}")
-            if q.sequel:
-                if q.sequel not in {s.id for s in c.sequels}:
-                    fail(file, q.id, f"unknown sequel {q.sequel}")
-                if q.sequel in sequel_refs:
-                    fail(file, q.id, f"sequel {q.sequel} already follows {sequel_refs[q.sequel]}")
-                sequel_refs[q.sequel] = q.id
-    for s in c.sequels:
-        if sequel_refs.get(s.id) is None:
-            fail("sequels.yaml", s.id, "no quest leads to this sequel")
-        if s.sequel_of is not None and s.sequel_of != sequel_refs[s.id]:
-            fail(
-                "sequels.yaml",
-                s.id,
-                f"sequel_of says {s.sequel_of}, {sequel_refs[s.id]} leads here",
-            )
-    for bm in c.black_market:
-        check_conditions("black_market.yaml", bm.id, bm.requires)
-        check_rewards("black_market.yaml", bm.id, bm.reward)
-        for h in bm.hit:
-            if h.give_badge is not None and h.give_badge not in c.badge:
-                fail("black_market.yaml", bm.id, f"unknown badge {h.give_badge}")
-    for biz in c.business:
-        check_rewards("business.yaml", biz.id, biz.opening)
-        if biz.bonus:
-            check_rewards("business.yaml", biz.id, biz.bonus.reward)
-    for art in c.artifacts:
-        if art.activate:
-            check_conditions("artifacts.yaml", art.id, art.activate.requires)
-            check_rewards("artifacts.yaml", art.id, art.activate.reward)
-    for story in c.stories:
-        if story.badge is not None and story.badge not in c.badge:
-            fail("stories.yaml", story.id, f"unknown badge {story.badge}")
-    for home in c.homes:
-        if home.city not in terr or not terr[home.city].home:
-            fail("homes.yaml", home.id, f"{home.city} is not a home city of the map")
-    for d in c.deliveries:
-        if d.city not in c.cities:
-            fail("deliveries.yaml", d.id, f"{d.city} is not a city")
-    seen: set[str] = set()
-    for i in c.inhabitants:
-        if i.territory not in terr:
-            fail("inhabitants.yaml", i.id, f"unknown territory {i.territory}")
-        if i.territory in seen:
-            fail("inhabitants.yaml", i.id, f"a second inhabitant on {i.territory}")
-        seen.add(i.territory)
-    if set(c.rules.supply) != set(RESOURCES):
-        fail("game.yaml", "supply", "every resource needs a supply")
-    if len(c.stories) < 6 or len(c.homes) < 6:
-        fail("stories.yaml", "-", "at least 6 stories and 6 homes are needed for 6 players")
-    # Every place a card names can be reached from every home city.
-    named = {q.place for q in c.quest.values() if q.place}
-    named |= {
-        t
-        for q in c.quest.values()
-        for ch in (*q.immediate, *q.complete)
-        for cond in ch.requires
-        for t in (cond.at, *(cond.at_any or ()))
-        if t
-    }
-    named |= {d.city for d in c.deliveries} | {i.territory for i in c.inhabitants}
-    for home in c.homes:
-        reach = _reachable(c, home.city)
-        missing = sorted(named - reach)
-        if missing:
-            fail("map.yaml", home.city, f"cannot reach {', '.join(missing)}")
-
-
-def _reachable(c: Content, start: str) -> set[str]:
-    seen = {start}
-    todo = deque([start])
-    while todo:
-        for n, _sea in c.neighbours[todo.popleft()]:
-            if n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return seen
+@functools.lru_cache(maxsize=8)
+def load_in(name: str, lang: str) -> Content:
+    """The named pack with its texts in `lang` (for the words a reader sees; the
+    engine plays with `load(name)`, whose ids and numbers are the same)."""
+    return load(name) if lang == "en" else load_pack(PACKS_DIR / name, lang=lang)

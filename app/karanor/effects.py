@@ -23,8 +23,9 @@ Events = list[dict[str, Any]]
 
 
 @functools.lru_cache(maxsize=4096)
-def _mods(content: Content, badges: tuple[str, ...], artifacts: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = dict.fromkeys(MODIFIER_FIELDS, 0)
+def _mods(content: Content, badges: tuple[str, ...], artifacts: tuple[str, ...]) -> dict[str, int]:
+    """Ints, and two flags (`no_work`, `protect`: bools are ints)."""
+    out: dict[str, int] = dict.fromkeys(MODIFIER_FIELDS, 0)
     out["no_work"] = out["protect"] = False
     sources = [content.badge[b].passive for b in badges if b in content.badge]
     sources += [content.artifact[a].passive for a in artifacts if a in content.artifact]
@@ -38,7 +39,7 @@ def _mods(content: Content, badges: tuple[str, ...], artifacts: tuple[str, ...])
     return out
 
 
-def mods(content: Content, p: Player) -> dict[str, Any]:
+def mods(content: Content, p: Player) -> dict[str, int]:
     """The summed lasting modifiers of a player's badges and artifacts."""
     return _mods(content, tuple(p.badges), tuple(p.artifacts))
 

@@ -1,10 +1,7 @@
-"""The one error the engine raises."""
+"""The one error the rules raise: the game kit's (`app.games.base.RuleError`)."""
 
 from __future__ import annotations
 
-from app.games.base import RuleError as _GameRuleError
+from app.games.base import RuleError
 
-
-class RuleError(_GameRuleError):
-    """A command the rules refuse. `code` is stable and machine-readable; the
-    message is for a person and names the input and the situation."""
+__all__ = ["RuleError"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
+from app.games.kit.state import GameState
 
 DRAFT = "draft"
 ACTION = "action"
@@ -54,12 +54,7 @@ class Player:
 
 
 @dataclass(slots=True)
-class State:
-    content: str
-    options: dict[str, Any]
-    seed: int
-    rng: int
-    players: list[Player]
+class State(GameState[Player]):
     phase: str = DRAFT
     draft_round: int = 1
     start_seat: int = 0
@@ -84,16 +79,6 @@ class State:
     prestige_history: list[list[int]] = field(default_factory=list)  # per round, per seat
     commands: int = 0  # accepted commands so far
     result: dict[str, Any] | None = None
-
-    @property
-    def n(self) -> int:
-        return len(self.players)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A deep, JSON-safe copy (orjson serialises the dataclasses natively: about
-        thirty times faster than `dataclasses.asdict`)."""
-        out: dict[str, Any] = orjson.loads(orjson.dumps(self))
-        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> State:

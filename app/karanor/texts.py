@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.games import i18n
+from app.games.kit import marked as _
 
 from .content import (
     Artifact,
@@ -35,13 +36,17 @@ Tr = i18n.Translator
 ENGLISH = i18n.Translator("en", {})
 
 
-def _(msgid: str) -> str:
-    """Marks a message for extraction; it is translated where it is used."""
-    return msgid
-
-
 def _tr(tr: Tr | None) -> Tr:
     return tr or ENGLISH
+
+
+def noun(c: Content, entry: Any) -> i18n.Noun:
+    """An entry's name with its article in the pack's language ("{place:au}")."""
+    return i18n.Noun(entry.name, c.articles.get(entry.id, ""))
+
+
+def place_of(c: Content, territory: str) -> i18n.Noun:
+    return noun(c, c.territory[territory])
 
 
 def join(tr: Tr, items: Sequence[str], last: str = "and") -> str:
@@ -96,18 +101,18 @@ def condition(c: Content, cond: Condition, tr: Tr | None = None, *, you: bool = 
     tr = _tr(tr)
     gettext = tr.gettext
     if cond.at is not None:
-        place = c.territory[cond.at].name
+        place = place_of(c, cond.at)
         return (
             gettext("you are at {place}", place=place)
             if you
             else gettext("be at {place}", place=place)
         )
     if cond.at_any is not None:
-        place = join(tr, [c.territory[t].name for t in cond.at_any], "or")
+        places = join(tr, [place_of(c, t) for t in cond.at_any], "or")
         return (
-            gettext("you are at {place}", place=place)
+            gettext("you are at one of: {places}", places=places)
             if you
-            else gettext("be at {place}", place=place)
+            else gettext("be at one of: {places}", places=places)
         )
     if cond.in_city:
         return gettext("you are in a city") if you else gettext("be in a city")
@@ -191,7 +196,7 @@ def reward(c: Content, r: Reward, tr: Tr | None = None) -> str:
     if r.teleport is not None:
         if r.teleport == "home":
             return gettext("go at once to your home city")
-        return gettext("go at once to {place}", place=c.territory[r.teleport].name)
+        return gettext("go at once to {place}", place=place_of(c, r.teleport))
     return "?"
 
 
@@ -348,7 +353,7 @@ def quest(c: Content, q: Quest, tr: Tr | None = None) -> str:
     if q.prestige:
         parts.append(tr.gettext("On completion: {n} prestige.", n=q.prestige))
     if q.sequel:
-        parts.append(tr.gettext("Then take {quest}.", quest=c.quest[q.sequel].name))
+        parts.append(tr.gettext("Then take {quest}.", quest=noun(c, c.quest[q.sequel])))
     return " ".join(parts)
 
 
@@ -405,7 +410,7 @@ def delivery(c: Content, d: Delivery, tr: Tr | None = None) -> str:
     return tr.gettext(
         "Bring {goods} to {city}: {gold} and {prestige}.",
         goods=" + ".join(good(tr, r, n) for r, n in d.resources.items()),
-        city=c.territory[d.city].name,
+        city=place_of(c, d.city),
         gold=good(tr, "gold", d.gold),
         prestige=good(tr, "prestige", d.prestige),
     )
@@ -426,6 +431,8 @@ def catalogue(c: Content, tr: Tr | None = None) -> dict[str, Any]:
 
     def card(x: Any, text: str, **extra: Any) -> dict[str, Any]:
         d = {"id": x.id, "name": x.name, "flavour": getattr(x, "flavour", ""), "text": text}
+        if c.articles.get(x.id):
+            d["article"] = c.articles[x.id]
         if getattr(x, "four_plus", False):
             d["four_plus"] = True
         return {**d, **extra}
@@ -486,9 +493,12 @@ def catalogue(c: Content, tr: Tr | None = None) -> dict[str, Any]:
                 "gold": d.gold,
                 "prestige": d.prestige,
                 "text": delivery(c, d, tr),
+                "article": c.articles.get(d.id, ""),
             }
             for d in c.deliveries
         },
-        "inhabitants": {i.id: i.model_dump() for i in c.inhabitants},
+        "inhabitants": {
+            i.id: {**i.model_dump(), "article": c.articles.get(i.id, "")} for i in c.inhabitants
+        },
         "homes": {h.id: h.model_dump() for h in c.homes},
     }

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import actions as A
+from app.games.kit import Check, Events, Handler, RuleError
+
+from . import commands as K
 from .content import RESOURCES, Content
-from .errors import RuleError
 from .state import ACTION, Player, State
 
-Events = list[dict[str, Any]]
 MAX_OPEN_PER_SEAT = 12
 KEEP_CLOSED = 60  # finished offers kept in the state for the timeline
 LIVE = ("open", "unavailable")
@@ -112,11 +112,17 @@ def find(s: State, offer_id: int) -> dict[str, Any] | None:
     return next((o for o in s.offers if o["id"] == offer_id), None)
 
 
-def _addressed(o: dict[str, Any], seat: int) -> bool:
+def addressed(o: dict[str, Any], seat: int) -> bool:
+    """The offer is made to `seat` (by name, or to anyone) by another seat."""
     return seat != o["from"] and (o["to"] is None or seat in o["to"])
 
 
-def check(s: State, c: Content, seat: int, cmd: A.Command) -> RuleError | None:
+def open_to(s: State, seat: int) -> list[dict[str, Any]]:
+    """The open offers made to `seat`, oldest first."""
+    return [o for o in s.offers if o["status"] == "open" and addressed(o, seat)]
+
+
+def check(s: State, c: Content, seat: int, cmd: K.Command) -> RuleError | None:
     if not isinstance(seat, int) or not 0 <= seat < s.n:
         return RuleError("not_a_player", f"seat {seat!r} is not in this game")
     if s.phase == "game_over":
@@ -125,7 +131,7 @@ def check(s: State, c: Content, seat: int, cmd: A.Command) -> RuleError | None:
     if err:
         return err
     p = s.players[seat]
-    if isinstance(cmd, A.Offer | A.Counter):
+    if isinstance(cmd, K.Offer | K.Counter):
         try:
             give, want = normalise(c, cmd.give, "give"), normalise(c, cmd.want, "want")
         except RuleError as e:
@@ -139,7 +145,7 @@ def check(s: State, c: Content, seat: int, cmd: A.Command) -> RuleError | None:
             >= MAX_OPEN_PER_SEAT
         ):
             return RuleError("too_many_offers", f"at most {MAX_OPEN_PER_SEAT} open offers each")
-        if isinstance(cmd, A.Offer):
+        if isinstance(cmd, K.Offer):
             if cmd.to is not None:
                 if any(not 0 <= t < s.n for t in cmd.to):
                     return RuleError("bad_target", "an offer goes to seats of this game")
@@ -149,19 +155,19 @@ def check(s: State, c: Content, seat: int, cmd: A.Command) -> RuleError | None:
     o = find(s, cmd.offer)  # type: ignore[attr-defined]
     if o is None:
         return RuleError("unknown_offer", f"no offer {cmd.offer}")  # type: ignore[attr-defined]
-    if isinstance(cmd, A.Withdraw):
+    if isinstance(cmd, K.Withdraw):
         if o["from"] != seat:
             return RuleError("not_your_offer", "only its author withdraws an offer")
         if o["status"] not in LIVE:
             return RuleError("offer_closed", f"offer {o['id']} is {o['status']}")
         return None
-    if not _addressed(o, seat):
+    if not addressed(o, seat):
         return RuleError("not_addressed", f"offer {o['id']} is not addressed to you")
     if o["status"] not in LIVE:
         return RuleError("offer_closed", f"offer {o['id']} is {o['status']}")
-    if seat in o["declined_by"] and not isinstance(cmd, A.Counter):
+    if seat in o["declined_by"] and not isinstance(cmd, K.Counter):
         return RuleError("offer_closed", f"you declined offer {o['id']}")
-    if isinstance(cmd, A.Accept):
+    if isinstance(cmd, K.Accept):
         if not holds(s.players[o["from"]], o["give"]):
             return RuleError(
                 "offer_unavailable", f"seat {o['from']} no longer holds what offer {o['id']} gives"
@@ -171,10 +177,10 @@ def check(s: State, c: Content, seat: int, cmd: A.Command) -> RuleError | None:
     return None
 
 
-def do(s: State, c: Content, seat: int, cmd: A.Command, ev: Events) -> None:
-    if isinstance(cmd, A.Offer | A.Counter):
+def do(s: State, c: Content, seat: int, cmd: K.Command, ev: Events) -> None:
+    if isinstance(cmd, K.Offer | K.Counter):
         give, want = normalise(c, cmd.give, "give"), normalise(c, cmd.want, "want")
-        if isinstance(cmd, A.Counter):
+        if isinstance(cmd, K.Counter):
             orig = find(s, cmd.offer)
             assert orig is not None
             if seat not in orig["declined_by"]:
@@ -216,14 +222,14 @@ def do(s: State, c: Content, seat: int, cmd: A.Command, ev: Events) -> None:
     found = find(s, cmd.offer)  # type: ignore[attr-defined]
     assert found is not None
     o = found
-    if isinstance(cmd, A.Withdraw):
+    if isinstance(cmd, K.Withdraw):
         o["status"] = "withdrawn"
         ev.append({"type": "offer_withdrawn", "seat": seat, "offer": o["id"]})
-    elif isinstance(cmd, A.Decline):
+    elif isinstance(cmd, K.Decline):
         o["declined_by"].append(seat)
         _maybe_declined(o)
         ev.append({"type": "offer_declined", "seat": seat, "offer": o["id"]})
-    elif isinstance(cmd, A.Accept):
+    elif isinstance(cmd, K.Accept):
         giver, taker = s.players[o["from"]], s.players[seat]
         _transfer(giver, taker, o["give"])
         _transfer(taker, giver, o["want"])
@@ -296,3 +302,22 @@ def tradeable(s: State, seat: int) -> dict[str, Any]:
         "badges": sorted(p.badges),
         "artifacts": sorted(p.artifacts),
     }
+
+
+class Trade(Handler[State, Content, K.Command]):
+    """Offers, counters, acceptances, refusals and withdrawals: free-form, so never
+    listed; their own gate (`closed_reason`, in `check`) replaces the turn's."""
+
+    gated = False
+
+    def __init__(self, cmd: type[K.Command]) -> None:
+        self.cmd = cmd
+
+    def check(self, s: State, c: Content, seat: int, cmd: K.Command) -> Check:
+        return check(s, c, seat, cmd)
+
+    def do(self, s: State, c: Content, seat: int, cmd: K.Command, ev: Events) -> None:
+        do(s, c, seat, cmd, ev)
+
+
+TRADES = tuple(Trade(t) for t in (K.Offer, K.Accept, K.Decline, K.Withdraw, K.Counter))

@@ -10,7 +10,9 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
-from . import actions as A
+from app.games import kit
+
+from . import commands as K
 from . import effects as fx
 from .engine import content_of, legal_actions
 from .state import GAME_OVER, State
@@ -86,20 +88,22 @@ def public_part(s: State) -> dict[str, Any]:
     draft = s.phase == "draft"
     decks = s.decks
     return {
-        "version": s.commands,
-        "status": "finished" if s.phase == GAME_OVER else "playing",
-        "turn": {
-            "seat": s.turn_seat,
-            "round": s.round,
-            "actions_left": s.actions_left,
-            "phase": s.phase,
-            "move_left": s.move_left,
-            "start_seat": s.start_seat,
-            "draft_round": s.draft_round if draft else None,
-            "drafted": [p.draft_done for p in s.players] if draft else None,
-            "pending": {"seat": head["seat"], "kind": head["kind"]} if head else None,
-            "end_triggered_by": s.end_triggered_by,
-        },
+        **kit.view_head(
+            s.commands,
+            s.phase == GAME_OVER,
+            {
+                "seat": s.turn_seat,
+                "round": s.round,
+                "actions_left": s.actions_left,
+                "phase": s.phase,
+                "move_left": s.move_left,
+                "start_seat": s.start_seat,
+                "draft_round": s.draft_round if draft else None,
+                "drafted": [p.draft_done for p in s.players] if draft else None,
+                "pending": {"seat": head["seat"], "kind": head["kind"]} if head else None,
+                "end_triggered_by": s.end_triggered_by,
+            },
+        ),
         "players": [_player(p, public_quests) for p in s.players],
         "board": {
             "inhabitants": s.inhabitants.copy(),
@@ -128,18 +132,13 @@ def view(
     version's `public_part`, shared by every viewer's view (computed if absent).
     The view shares the public part's values and the listing's cached command forms:
     serialise it, never mutate what it holds."""
-    if seat is not None and not 0 <= seat < s.n:
-        seat = None
+    seat = kit.viewer(seat, s.n)
     common = public if public is not None else public_part(s)
     offers = common["offers"]
     if seat is not None and offers:
         offers = _offers_for(s, offers, seat)
     out: dict[str, Any] = {
-        "version": common["version"],
-        "status": common["status"],
-        "seat": seat,
-        "turn": common["turn"],
-        "players": common["players"],
+        **kit.seat_view_head(common, seat),
         "private": None,
         "board": common["board"],
         "offers": offers,
@@ -149,11 +148,7 @@ def view(
     if seat is not None:
         c = content_of(s)
         p = s.players[seat]
-        mine = None
-        for x in s.pending:
-            if x["seat"] == seat:
-                mine = x.copy()
-                break
+        mine = kit.pending_of(s.pending, seat)
         move_steps, sea_cost, quest_limit = fx.view_limits(c, p)
         out["private"] = {
             "business_cards": p.business_hand.copy(),
@@ -169,7 +164,7 @@ def view(
         if with_legal:
             listing = legal_actions(s, seat)
             if listing:
-                out["legal_actions"] = A.listing_json(listing)
+                out["legal_actions"] = K.listing_json(listing)
     return out
 
 
@@ -191,6 +186,4 @@ def _offers_for(s: State, offers: list[dict[str, Any]], seat: int) -> list[dict[
     return out
 
 
-def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """The events a seat may read: private events (with `to`) only for their seat."""
-    return [e for e in events if "to" not in e or (seat is not None and e["to"] == seat)]
+events_for = kit.events_for

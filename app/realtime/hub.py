@@ -41,7 +41,7 @@ class Connection:
 
     __slots__ = (
         "websocket", "code", "seat_id", "_queue", "_close_code", "_task", "_more", "_stopped",
-        "_direct",
+        "_direct", "visible", "patches", "base",
     )  # fmt: skip
 
     def __init__(self, websocket: WebSocket, code: str, seat_id: int | None) -> None:
@@ -58,6 +58,12 @@ class Connection:
         self._task: asyncio.Task[None] | None = None  # the writer, while there is one
         self._more: asyncio.Future[bool] | None = None  # a lingering writer waits on it
         self._stopped = False
+        self.visible = True  # the page says when it is hidden ({"type": "visibility"})
+        # The client asked for patches (docs/api.md); `base`: the game version of the
+        # last whole view or patch it was sent (-1: none, or unknown), what a patch
+        # is made against.
+        self.patches = False
+        self.base = -1
 
     @property
     def closing(self) -> bool:
@@ -204,30 +210,63 @@ class Hub:
         """The seats (by id) with a socket here."""
         return {c.seat_id for c in self._rooms.get(code, ()) if c.seat_id is not None}
 
+    def visible_seat_ids(self, code: str) -> set[int]:
+        """The seats (by id) with a socket here whose page is visible."""
+        return {c.seat_id for c in self._rooms.get(code, ()) if c.seat_id is not None and c.visible}
+
     def has_spectators(self, code: str) -> bool:
         return any(c.seat_id is None for c in self._rooms.get(code, ()))
+
+    def spectators(self, code: str) -> int:
+        """How many spectators' sockets are open here."""
+        return sum(1 for c in self._rooms.get(code, ()) if c.seat_id is None)
 
     def broadcast(self, code: str, data: bytes) -> None:
         for conn in self.connections(code):
             conn.send(data)
 
     def deliver(
-        self, code: str, messages: Mapping[int | None, bytes], index_of: Mapping[int, int]
+        self,
+        code: str,
+        messages: Mapping[int | None, bytes],
+        index_of: Mapping[int, int],
+        *,
+        version: int | None = None,
+        patches: Mapping[int | None, bytes] | None = None,
     ) -> None:
         """Send each socket the message made for its viewer: a spectator's for a
         spectator, and for a seat the one of the index `index_of` gives its seat id
-        now. A socket whose seat is no longer in `index_of` is closed, never served."""
+        now. A socket whose seat is no longer in `index_of` is closed, never served.
+
+        `messages` are whole views of game version `version` (None: views of versions
+        not said, catch-up); a socket that asked for patches gets its viewer's patch
+        from `patches` when its last view was the version just before."""
         for conn in self.connections(code):
-            if conn.seat_id is None:
-                data = messages.get(None)
-            else:
-                index = index_of.get(conn.seat_id)
-                if index is None:
+            viewer: int | None = None
+            if conn.seat_id is not None:
+                viewer = index_of.get(conn.seat_id)
+                if viewer is None:
                     conn.close(CLOSE_SEAT_REMOVED)
                     continue
-                data = messages.get(index)
-            if data is not None:
-                conn.send(data)
+            data = messages.get(viewer)
+            if data is None:
+                continue
+            if conn.patches:
+                if version is None:
+                    conn.base = -1
+                else:
+                    if patches and conn.base == version - 1:
+                        data = patches.get(viewer, data)
+                    conn.base = version
+            conn.send(data)
+
+    def patch_viewers(self, code: str, index_of: Mapping[int, int]) -> set[int | None]:
+        """The viewers with a socket here that asked for patches."""
+        out: set[int | None] = set()
+        for conn in self._rooms.get(code, ()):
+            if conn.patches:
+                out.add(None if conn.seat_id is None else index_of.get(conn.seat_id))
+        return out
 
     def per_viewer(
         self, code: str, make: Callable[[int | None], bytes], index_of: Mapping[int, int]
@@ -244,6 +283,7 @@ class Hub:
                 viewer = index
             if viewer not in made:
                 made[viewer] = make(viewer)
+            conn.base = -1  # not a game version's view (the lobby): the next is whole
             conn.send(made[viewer])
 
     def close_seat(self, code: str, seat_id: int, close_code: int = CLOSE_SEAT_REMOVED) -> None:

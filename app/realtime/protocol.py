@@ -16,7 +16,7 @@
   encoded JSON) on the transport at once, without the ASGI `send` coroutine and the
   layers around it (Starlette's `WebSocket.send_text`, the exception middleware's
   sender, uvicorn's `send`, the bytes decoded to `str` and encoded back). Under load
-  that path was 22% of the server's CPU, a third of it layers (docs/performance.md).
+  that path was 22% of the server's CPU, a third of it layers (docs/performance-history.md).
   It returns False and writes nothing while the transport is paused (the peer reads
   slower than we write): the caller then queues and waits through ASGI `send`, which
   waits for the transport to drain. It raises `ConnectionError` once the socket is

@@ -7,16 +7,27 @@ thinking never blocks the event loop), then sends that move through the ordinary
 command path like any seat, with `expected_version` so a move decided on an older
 state is refused and decided again. With several processes, a Redis lock lets one
 process play a room's bots.
+
+A room with a hard (searching) bot decides in a process pool instead: its state is
+copied under the lock (`to_dict`), the lock released, and the search runs in one of
+`Settings.bot_workers` processes (a semaphore bounds the decisions waiting on them), so
+a bot that thinks for a second holds neither the event loop, nor a core of this
+process, nor the room. Its move is sent with the version it was decided at, like any.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
+import multiprocessing
 import time
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
-from app.games.base import BotMove
+from app.games.base import BotMove, Game
 from app.rooms.commands import CommandPath
 from app.rooms.context import Platform
 from app.rooms.errors import PlatformError
@@ -27,11 +38,64 @@ log = logging.getLogger(__name__)
 MAX_FAILURES = 5
 
 
+def takes_levels(game: Game) -> bool:
+    """The game's `bot_move` knows levels (a game written before them does not)."""
+    try:
+        return "levels" in inspect.signature(game.bot_move).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def decide_in_worker(
+    game_id: str,
+    snapshot: dict[str, Any],
+    bot_seats: frozenset[int],
+    salt: int,
+    levels: Mapping[int, str],
+    budget: float,
+) -> tuple[int, dict[str, Any]] | None:
+    """In a pool process: the game's bot move on the state `snapshot`, as (seat, command
+    JSON). Deterministic in (snapshot, salt) like `bot_move` in the event loop's process."""
+    from app.games import registry
+
+    game = registry.get(game_id)
+    if game is None:
+        return None
+    state = game.from_dict(snapshot)
+    move = game.bot_move(state, bot_seats, salt, levels=levels, budget=budget)
+    return None if move is None else (move.seat, game.command_json(move.command))
+
+
+def coach_in_worker(
+    game_id: str, snapshot: dict[str, Any], seat: int, lang: str, version: int, budget: float
+) -> dict[str, Any] | None:
+    """In a pool process: the game's coach on the state `snapshot`, with its version."""
+    from app.games import registry
+
+    game = registry.get(game_id)
+    coach = getattr(game, "coach", None)
+    if game is None or coach is None:
+        return None
+    out: dict[str, Any] | None = coach(game.from_dict(snapshot), seat, lang, budget)
+    return None if out is None else {**out, "version": version}
+
+
 class BotRunner:
     def __init__(self, platform: Platform, commands: CommandPath) -> None:
         self.p = platform
         self.commands = commands
         self.lock_ttl = max(3.0, 2 * platform.settings.bot_delay + 2.0)
+        self.pool: ProcessPoolExecutor | None = None
+        self.thinking = asyncio.Semaphore(platform.settings.bot_workers)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            # spawn: a fresh interpreter, not a fork of this one's threads and sockets
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.p.settings.bot_workers,
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self.pool
 
     def wake(self, room: Room) -> None:
         """Make sure one (never two) bot task runs for a room that seats bots."""
@@ -54,18 +118,53 @@ class BotRunner:
             if not room.bot_wake:
                 return
 
-    async def decide(self, room: Room) -> tuple[BotMove, int] | None:
-        """The next bot move and the version it was decided at, or None."""
+    async def coach(self, room: Room, seat: int, lang: str) -> dict[str, Any] | None:
+        """The game's coach for `seat` (its hard bot's advice), searched in the pool on a
+        copy of the state taken under the room's lock. None: the game has no coach."""
+        game = room.game
+        if getattr(game, "coach", None) is None:
+            return None
         async with room.lock:
             live = await self.commands.live(room)
-            if not live.bot_seats or room.game.is_over(live.state):
-                return None
-            # The state does not change while the lock is held; the game's bot reads it
-            # in a worker thread so the event loop keeps serving other rooms.
-            move = await asyncio.to_thread(
-                room.game.bot_move, live.state, live.bot_seats, live.version
+            job = (game.id, game.to_dict(live.state), seat, lang, live.version)
+        async with self.thinking:
+            loop = asyncio.get_running_loop()
+            out: dict[str, Any] | None = await loop.run_in_executor(
+                self._pool(), coach_in_worker, *job, self.p.settings.bot_budget
             )
-            return (move, live.version) if move is not None else None
+        return out
+
+    async def decide(self, room: Room) -> tuple[BotMove, int] | None:
+        """The next bot move and the version it was decided at, or None."""
+        game = room.game
+        async with room.lock:
+            live = await self.commands.live(room)
+            if not live.bot_seats or game.is_over(live.state):
+                return None
+            version, levels = live.version, dict(live.bot_levels)
+            leveled = bool(levels) and takes_levels(game)
+            if not leveled or "hard" not in levels.values():
+                # The state does not change while the lock is held; the game's bot reads
+                # it in a worker thread so the event loop keeps serving other rooms.
+                if leveled:
+                    move = await asyncio.to_thread(
+                        game.bot_move, live.state, live.bot_seats, version, levels
+                    )
+                else:
+                    move = await asyncio.to_thread(
+                        game.bot_move, live.state, live.bot_seats, version
+                    )
+                return (move, version) if move is not None else None
+            job = (game.id, game.to_dict(live.state), live.bot_seats, version, levels)
+        async with self.thinking:
+            loop = asyncio.get_running_loop()
+            out = await loop.run_in_executor(
+                self._pool(), decide_in_worker, *job, self.p.settings.bot_budget
+            )
+        if out is None:
+            return None
+        seat, command = out
+        return BotMove(seat, game.parse_command(command)), version
 
     async def _moves(self, room: Room) -> None:
         failures = 0
@@ -82,8 +181,11 @@ class BotRunner:
                     room.bot_idle = room.live.version if room.live else None
                     return
                 move, version = decided
+                # The log names the level of a bot that is not "normal": bot-hard-12.
+                level = room.live.bot_levels.get(move.seat) if room.live else None
+                command_id = f"bot-{level}-{version + 1}" if level else f"bot-{version + 1}"
                 await self.commands.run(
-                    room, move.seat, f"bot-{version + 1}", move.command, expected_version=version
+                    room, move.seat, command_id, move.command, expected_version=version
                 )
             except PlatformError as error:
                 if error.code == "stale_version":
@@ -124,3 +226,6 @@ class BotRunner:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None

@@ -124,6 +124,7 @@ class RoomCache:
                 and not room.lock.locked()
             ):
                 live.views = {}
+                live.previous = None
                 live.public = None
                 trimmed += 1
         return trimmed

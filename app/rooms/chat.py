@@ -10,7 +10,7 @@ from app.rooms import errors
 from app.rooms.context import Platform
 from app.rooms.model import Caller, Room
 from app.rooms.views import chat_message
-from app.store import repo
+from app.store import chat_rows
 from app.store.db import read_connection, write_transaction
 
 HISTORY = 50  # lines a socket gets when it connects
@@ -35,7 +35,7 @@ class Chat:
 
         def tx() -> tuple[int, datetime]:
             with write_transaction(self.p.db) as conn:
-                return repo.insert_chat(
+                return chat_rows.insert_chat(
                     conn, room_id=room.room_id, seat=seat.index, name=seat.name, text=text
                 )
 
@@ -48,7 +48,7 @@ class Chat:
     async def recent(self, room: Room) -> list[Any]:
         def read() -> list[Any]:
             with read_connection(self.p.db) as conn:
-                return repo.recent_chat(conn, room_id=room.room_id, limit=HISTORY)
+                return chat_rows.recent_chat(conn, room_id=room.room_id, limit=HISTORY)
 
         return await self.p.read(read)
 

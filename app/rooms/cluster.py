@@ -27,7 +27,7 @@ from app.rooms.fanout import Fanout
 from app.rooms.model import Room
 from app.rooms.presence import Presence
 from app.rooms.table import Table
-from app.store import repo
+from app.store import chat_rows, repo
 from app.store.db import read_connection
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,12 @@ class Cluster:
 
     def schedule(self, room: Room, what: str, *, always: bool = False) -> None:
         """Queue catch-up work (only for rooms with sockets here, unless `always`)."""
-        if not self.p.hub.connections(room.code) and what != "own-presence" and not always:
+        if (
+            not self.p.hub.connections(room.code)
+            and not room.connecting
+            and what != "own-presence"
+            and not always
+        ):
             return
         room.todo.add(what)
         if room.worker is None or room.worker.done():
@@ -128,8 +133,8 @@ class Cluster:
             room.todo.discard(what)
             try:
                 if what == "version":
-                    if self.p.hub.connections(room.code):
-                        async with room.lock:
+                    async with room.lock:  # after a socket being registered is in the hub
+                        if self.p.hub.connections(room.code):
                             await self.commands.catch_up(room)
                 elif what == "lobby":
                     async with room.lock:
@@ -189,7 +194,7 @@ class Cluster:
         def read() -> tuple[dict[int, int], dict[int, int]]:
             ids = [r.room_id for r in rooms]
             with read_connection(self.p.db) as conn:
-                return repo.game_versions(conn, room_ids=ids), repo.last_chat_ids(
+                return repo.game_versions(conn, room_ids=ids), chat_rows.last_chat_ids(
                     conn, room_ids=ids
                 )
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games.base import RuleError
-from app.rooms import errors, loading
+from app.rooms import errors, loading, takeback
 from app.rooms.context import Platform
 from app.rooms.fanout import Fanout
 from app.rooms.model import CommandResult, LiveGame, Messages, Room
@@ -119,6 +119,40 @@ class CommandPath:
         events = room.game.events_for(row.events, seat)
         return CommandResult(row.version, events, duplicate=True), version
 
+    async def _attempt(
+        self, room: Room, seat: int, command_id: str, expected_version: int | None
+    ) -> tuple[LiveGame, CommandResult | None]:
+        """The game one attempt works on, and the first answer of a command id already
+        logged (then nothing is to be done).
+
+        :raises PlatformError: 409 `stale_version` (`expected_version` is not the game's).
+        """
+        live = await self.live(room)
+        if (seat, command_id) in live.recent:
+            dup = await self._logged(live, room, seat, command_id)
+            if dup is not None:
+                return live, dup
+        if expected_version is not None and expected_version != live.version:
+            if expected_version > live.version:
+                live = await self.catch_up(room)  # another process moved it
+            if expected_version != live.version:
+                dup = await self._logged(live, room, seat, command_id)
+                if dup is not None:
+                    return live, dup
+                raise errors.stale_version(expected_version, live.version)
+        return live, None
+
+    async def _not_appended(
+        self, room: Room, live: LiveGame, outcome: Appended, seat: int, command_id: str
+    ) -> CommandResult | None:
+        """Not in the log, yet the copy in memory may have changed: load it again. A
+        command id logged before is answered with its first outcome (returned); a
+        conflict is tried once more on the fresh state (None)."""
+        room.live = None
+        if outcome is Appended.DUPLICATE:
+            return await self._logged(live, room, seat, command_id)
+        return None
+
     # --- one command ----------------------------------------------------------------------
 
     async def run(
@@ -159,21 +193,12 @@ class CommandPath:
         handed_over = False
         try:
             for _attempt in range(ATTEMPTS):
-                live = await self.live(room)
-                if (seat, command_id) in live.recent:
-                    dup = await self._logged(live, room, seat, command_id)
-                    if dup is not None:
-                        return dup
-                if expected_version is not None and expected_version != live.version:
-                    if expected_version > live.version:
-                        live = await self.catch_up(room)  # another process moved it
-                    if expected_version != live.version:
-                        dup = await self._logged(live, room, seat, command_id)
-                        if dup is not None:
-                            return dup
-                        raise errors.stale_version(expected_version, live.version)
+                live, dup = await self._attempt(room, seat, command_id, expected_version)
+                if dup is not None:
+                    return dup
+                keep = takeback.allowed(room.options, seat, live.bot_seats)
                 try:
-                    events = game.apply(live.state, seat, command)
+                    events, point = takeback.apply(game, live.state, seat, command, keep)
                 except RuleError as error:
                     # A retry of a command accepted earlier (no longer among the recent
                     # ids) may be refused by the state it made: its first answer stands.
@@ -188,6 +213,7 @@ class CommandPath:
                 outcome = await self._commit(room, live, seat, command_id, command, events)
                 if outcome is Appended.COMMITTED:
                     live.advance(live.version + 1, seat, command_id)
+                    takeback.pushed(live.takebacks, point, live.version)
                     result = CommandResult(
                         live.version,
                         game.events_for(events, seat),
@@ -196,17 +222,70 @@ class CommandPath:
                     self._publish(room, live, events)
                     handed_over = True
                     return result
-                # Not in the log, yet `apply` changed the copy: load it again; a command
-                # id logged before is answered with its first outcome, a conflict tried
-                # once more on the fresh state.
-                room.live = None
-                if outcome is Appended.DUPLICATE:
+                dup = await self._not_appended(room, live, outcome, seat, command_id)
+                if dup is not None:
+                    return dup
+            raise _kept_changing()
+        finally:
+            if not handed_over:
+                room.lock.release()
+
+    async def take_back(
+        self,
+        room: Room,
+        seat: int,
+        command_id: str,
+        expected_version: int | None = None,
+    ) -> CommandResult:
+        """Take back `seat`'s last command (app.rooms.takeback): a log row of its own,
+        the state returned to what it was before that command, pushed like a command.
+
+        :raises PlatformError: 409 `not_undoable` (nothing to take back for this seat, or
+            the room does not allow it), `not_started`, `stale_version`; 503.
+        """
+        game = room.game
+        await room.lock.acquire()
+        handed_over = False
+        try:
+            for _attempt in range(ATTEMPTS):
+                live, dup = await self._attempt(room, seat, command_id, expected_version)
+                if dup is not None:
+                    return dup
+                if not live.can_undo(seat, room.options):
                     dup = await self._logged(live, room, seat, command_id)
                     if dup is not None:
                         return dup
-            raise errors.PlatformError(
-                409, "stale_version", "other commands kept changing the game first; resend"
-            )
+                    raise errors.PlatformError(
+                        409,
+                        "not_undoable",
+                        "nothing to take back: your last command revealed something, "
+                        "another seat has played since, or this room plays without take-backs",
+                    )
+                point = live.takebacks[-1]
+                state = game.from_dict(point.before)
+                events = takeback.events(seat, point.version)
+                outcome = await self._commit(
+                    room,
+                    live,
+                    seat,
+                    command_id,
+                    None,
+                    events,
+                    wire=takeback.command(point.version),
+                    state=state,
+                )
+                if outcome is Appended.COMMITTED:
+                    live.takebacks.pop()
+                    live.state = state
+                    live.advance(live.version + 1, seat, command_id)
+                    result = CommandResult(live.version, game.events_for(events, seat))
+                    self._publish(room, live, events)
+                    handed_over = True
+                    return result
+                dup = await self._not_appended(room, live, outcome, seat, command_id)
+                if dup is not None:
+                    return dup
+            raise _kept_changing()
         finally:
             if not handed_over:
                 room.lock.release()
@@ -219,9 +298,15 @@ class CommandPath:
         command_id: str,
         command: Any,
         events: list[dict[str, Any]],
+        *,
+        wire: dict[str, Any] | None = None,
+        state: Any = None,
     ) -> Appended:
+        """Log the command (or, given `wire` and `state`, a take-back: its log form and
+        the state it returns to, always kept as the snapshot)."""
         game = room.game
-        over = game.is_over(live.state)
+        after = live.state if state is None else state
+        over = game.is_over(after)
         version = live.version + 1
         try:
             record = LogRecord(
@@ -230,11 +315,11 @@ class CommandPath:
                 old_version=live.version,
                 seat=seat,
                 command_id=command_id,
-                command=game.command_json(command),
+                command=game.command_json(command) if wire is None else wire,
                 events=events,
                 status="finished" if over else "playing",
-                snapshot=game.to_dict(live.state)
-                if over or version % SNAPSHOT_EVERY == 0
+                snapshot=game.to_dict(after)
+                if over or version % SNAPSHOT_EVERY == 0 or wire is not None
                 else None,
             )
             with errors.translated():
@@ -263,6 +348,7 @@ class CommandPath:
                 room.lock.release()
             self.p.publish(room.code, {"t": "v", "v": live.version})
             self.after(room)
+            self.p.tell(room, "version", events)
         finally:
             self._pending -= 1
             if not self._pending:
@@ -272,3 +358,9 @@ class CommandPath:
         """Wait for the views being pushed (shutdown, tests)."""
         if self._pending:
             await self._idle.wait()
+
+
+def _kept_changing() -> errors.PlatformError:
+    return errors.PlatformError(
+        409, "stale_version", "other commands kept changing the game first; resend"
+    )

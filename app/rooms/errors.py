@@ -87,3 +87,8 @@ def stale_version(expected: int, actual: int) -> PlatformError:
 
 def rate_limited(what: str = "commands") -> PlatformError:
     return PlatformError(429, "rate_limited", f"too many {what}: slow down")
+
+
+def rooms_quota_spent() -> PlatformError:
+    """The rooms one address may open in an hour are spent (a new room, or Play again)."""
+    return PlatformError(429, "rate_limited", "too many rooms created from here: try later")

@@ -5,7 +5,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from app.store import repo
+from app.store import chat_rows, repo
 from app.store.db import read_connection
 
 
@@ -25,7 +25,7 @@ def export_room(db: Engine, code: str) -> dict[str, Any]:
         seats = repo.seats_of(conn, room_id=room.id)
         game = repo.game_of_room(conn, room_id=room.id)
         log = repo.events_after(conn, game_id=game.id, after=0) if game else []
-        chat = repo.recent_chat(conn, room_id=room.id, limit=1_000_000)
+        chat = chat_rows.recent_chat(conn, room_id=room.id, limit=1_000_000)
     return {
         "room": {
             "code": room.code,
@@ -34,7 +34,14 @@ def export_room(db: Engine, code: str) -> dict[str, Any]:
             "created_at": _iso(room.created_at),
         },
         "seats": [
-            {"index": s.index, "name": s.name, "bot": s.is_bot, "host": s.is_host} for s in seats
+            {
+                "index": s.index,
+                "name": s.name,
+                "bot": s.is_bot,
+                "host": s.is_host,
+                "level": s.bot_level or "normal",
+            }
+            for s in seats
         ],
         "game": None
         if game is None

@@ -37,9 +37,20 @@ class Fanout:
     def version(self, room: Room, live: LiveGame, events: list[dict[str, Any]]) -> None:
         """After a commit: the new version's view to every viewer here, built once per
         viewer; then the room's status if it moved (the game ended)."""
-        wanted = views.viewers(self.p.hub, room)
+        hub = self.p.hub
+        wanted = views.viewers(hub, room)
         if wanted:
-            self.deliver(room, views.messages(room, live, wanted, events))
+            index_of = room.index_of()
+            # The version's command is the last remembered one: a bot's, or the seat's.
+            last = next(reversed(live.recent), None) if live.recent else None
+            kind = views.played_by(last[1]) if last is not None else None
+            by = (last[0], kind) if last is not None and kind is not None else None
+            whole = views.messages(room, live, wanted, events, by)
+            asking = hub.patch_viewers(room.code, index_of)
+            patched = (
+                views.patch_messages(room, live, asking, events, whole, by) if asking else None
+            )
+            hub.deliver(room.code, whole, index_of, version=live.version, patches=patched)
         room.pushed = live.version
         self.flush(room, [])
 
@@ -55,7 +66,10 @@ class Fanout:
             {"index": s.index, "connected": (s.bot and not s.replaced) or s.id in connected}
             for s in room.seats
         ]
-        self.p.hub.broadcast(room.code, views.dumps({"type": "presence", "seats": seats}))
+        # Who watches (spectators' sockets on this process): the table sees it.
+        watching = self.p.hub.spectators(room.code)
+        message = {"type": "presence", "seats": seats, "watching": watching}
+        self.p.hub.broadcast(room.code, views.dumps(message))
 
     async def push_lobby(self, room: Room) -> None:
         """After a lobby change: the room and a fresh lobby view to every socket (call

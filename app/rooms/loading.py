@@ -21,8 +21,8 @@ from typing import Any
 from sqlalchemy import Connection
 
 from app.games.base import Game, RuleError
-from app.rooms import views
-from app.rooms.model import LiveGame, Messages, Room, SeatInfo, Viewer, seat_info
+from app.rooms import takeback, views
+from app.rooms.model import LiveGame, Messages, Room, SeatInfo, Viewer, bot_levels, seat_info
 from app.store import repo
 
 log = logging.getLogger(__name__)
@@ -30,15 +30,22 @@ log = logging.getLogger(__name__)
 REPLAY_MAX = 64  # further behind than this, a process reloads the snapshot instead
 
 
-def replay_rows(game: Game, state: Any, rows: Iterable[Any], live: LiveGame | None = None) -> None:
-    """Apply logged commands (rows with `seat`, `command`, `command_id`) to `state`.
+def replay_rows(game: Game, live: LiveGame, rows: Iterable[Any], options: dict[str, Any]) -> None:
+    """Apply logged commands (rows with `version`, `seat`, `command`, `command_id`) to the
+    live game, its take-back stack kept (app.rooms.takeback).
 
     :raises RuleError: a logged command the rules refuse (a corrupt log).
+    :raises takeback.Gap: a take-back names a version before these rows.
     """
     for row in rows:
-        game.apply(state, row.seat, game.parse_command(row.command))
-        if live is not None:
-            live.remember(row.seat, row.command_id)
+        live.state = takeback.replay_rows(
+            game,
+            live.state,
+            [row],
+            live.takebacks,
+            lambda seat: takeback.allowed(options, seat, live.bot_seats),
+        )
+        live.remember(row.seat, row.command_id)
 
 
 def load(
@@ -56,14 +63,55 @@ def load(
         stored.version,
         game.from_dict(stored.snapshot),
         frozenset(s.index for s in room.seats if s.bot),
+        bot_levels=bot_levels(room.seats),
     )
     at = stored.snapshot_version
     if at < stored.version:
         rows = repo.events_after(conn, game_id=game_id, after=at, limit=stored.version - at)
         if [r.version for r in rows] != list(range(at + 1, stored.version + 1)):
             raise RuntimeError(f"room {room.code}: log rows missing after version {at}")
-        replay_rows(game, live.state, rows, live)
+        try:
+            _replay_loaded(game, live, rows, room.options)
+        except takeback.Gap:
+            # A take-back writes the snapshot, so a load never meets one it cannot
+            # follow; a log that says otherwise is replayed from the deal.
+            live = _from_the_deal(conn, room, game_id, stored.version)
     return live
+
+
+def _from_the_deal(conn: Connection, room: Room, game_id: int, version: int) -> LiveGame:
+    """The game replayed from its deal to `version` (the whole log)."""
+    head = repo.game_of_room(conn, room_id=room.room_id)
+    game = room.game
+    names = [s.name for s in room.seats]
+    live = LiveGame(
+        game_id,
+        version,
+        game.new_game(head.options, head.seed, names),
+        frozenset(s.index for s in room.seats if s.bot),
+    )
+    rows = repo.events_after(conn, game_id=game_id, after=0, limit=version)
+    _replay_loaded(game, live, rows, room.options)
+    return live
+
+
+def _replay_loaded(game: Game, live: LiveGame, rows: list[Any], options: dict[str, Any]) -> None:
+    """Rows replayed on a game being loaded: only the last seat's trailing commands can be
+    taken back still, so only they keep take-back copies (a cold load stays cheap).
+
+    :raises takeback.Gap: a take-back names a version before these rows.
+    """
+    start = len(rows)
+    while (
+        start > 0
+        and rows[start - 1].seat == rows[-1].seat
+        and not takeback.is_take_back(rows[start - 1].command)
+    ):
+        start -= 1
+    live.state = takeback.replay_rows(game, live.state, rows[:start])
+    for row in rows[:start]:
+        live.remember(row.seat, row.command_id)
+    replay_rows(game, live, rows[start:], options)
 
 
 def sync(
@@ -90,10 +138,14 @@ def sync(
         if [r.version for r in rows] == list(range(live.version + 1, version + 1)):
             try:
                 for row in rows:
-                    replay_rows(room.game, live.state, [row])
+                    replay_rows(room.game, live, [row], room.options)
                     live.advance(row.version, row.seat, row.command_id)
                     if wanted:
-                        out.append(views.messages(room, live, wanted, row.events))
+                        kind = views.played_by(row.command_id)
+                        by = None if kind is None or row.seat is None else (row.seat, kind)
+                        out.append(views.messages(room, live, wanted, row.events, by))
+            except takeback.Gap:
+                pass  # a take-back of a version before this copy: loaded again below
             except RuleError:
                 log.exception("room %s: replaying version %d failed", room.code, version)
             else:
@@ -107,11 +159,15 @@ def sync(
     since = room.pushed
     if wanted and (since is None or since < live.version):
         events: list[dict[str, Any]] = []
+        last: tuple[int, str] | None = None
         if since is not None and live.version - since <= REPLAY_MAX:
             for row in repo.events_after(conn, game_id=game_id, after=since):
                 if row.version <= live.version:
                     events.extend(row.events)
-        out.append(views.messages(room, live, wanted, events))
+                    made = views.played_by(row.command_id)
+                    one = live.version == since + 1 and row.seat is not None
+                    last = (row.seat, made) if one and made is not None else None
+        out.append(views.messages(room, live, wanted, events, last))
     room.pushed = live.version
     return live
 

@@ -19,7 +19,15 @@ from app.rooms import errors, tokens, views
 from app.rooms.cache import RoomCache
 from app.rooms.context import Platform
 from app.rooms.fanout import Fanout
-from app.rooms.model import Caller, LiveGame, Room, SeatInfo, seat_info
+from app.rooms.model import (
+    BOT_LEVELS,
+    Caller,
+    LiveGame,
+    Room,
+    SeatInfo,
+    bot_levels,
+    seat_info,
+)
 from app.store import repo
 from app.store.db import write_transaction
 
@@ -34,12 +42,36 @@ def game_named(game_id: str | None) -> Game:
     return game
 
 
+TAKE_BACKS = "take_backs"  # the platform's own room option: may seats take back (default on)
+
+
+def game_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The room's options without the platform's own (what the game is dealt with)."""
+    return {k: v for k, v in options.items() if k != TAKE_BACKS}
+
+
 def checked_options(
     game: Game, given: Mapping[str, Any] | None, current: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """`given` options over `current` ones, checked by the game: 422 `bad_request` for
     an unknown option or a value of the wrong shape, 400 `bad_options` for values the
-    rules refuse together."""
+    rules refuse together. The platform's `take_backs` (a bool, default true) is kept
+    beside the game's."""
+    take_backs = (current or {}).get(TAKE_BACKS, True)
+    if given and TAKE_BACKS in given:
+        take_backs = given[TAKE_BACKS]
+        if not isinstance(take_backs, bool):
+            raise errors.PlatformError(
+                422, "bad_request", "options.take_backs: Input should be a valid boolean"
+            )
+    given = game_options(given or {})
+    current = game_options(current or {})
+    return {**_game_checked(game, given, current), TAKE_BACKS: take_backs}
+
+
+def _game_checked(
+    game: Game, given: Mapping[str, Any], current: Mapping[str, Any]
+) -> dict[str, Any]:
     try:
         game.options_model.model_validate(dict(given or {}))
     except ValidationError as error:
@@ -50,6 +82,17 @@ def checked_options(
         ) from None
     with errors.translated():
         return game.normalise_options({**(current or {}), **(given or {})})
+
+
+def check_level(level: str | None) -> str:
+    """A bot level as given (None: normal). :raises PlatformError: 400 `bad_level`."""
+    if level is None:
+        return "normal"
+    if level not in BOT_LEVELS:
+        raise errors.PlatformError(
+            400, "bad_level", f"no bot level {level!r} (known: {', '.join(BOT_LEVELS)})"
+        )
+    return level
 
 
 def name_key(name: str) -> str:
@@ -86,12 +129,17 @@ class Lobby:
         self.fanout = fanout
 
     async def create(
-        self, name: str, game_id: str | None, options: Mapping[str, Any] | None
+        self,
+        name: str,
+        game_id: str | None,
+        options: Mapping[str, Any] | None,
+        token: str | None = None,
     ) -> tuple[str, str]:
-        """A new room with its creator as host on seat 0; returns (code, token)."""
+        """A new room with its creator as host on seat 0 (with `token`, default a new
+        one); returns (code, token)."""
         game = game_named(game_id)
         opts = checked_options(game, options)
-        token = tokens.new_seat_token()
+        token = token or tokens.new_seat_token()
 
         def tx() -> str:
             code = tokens.new_room_code()
@@ -148,12 +196,12 @@ class Lobby:
             raise errors.PlatformError(409, "room_full", f"all {limit} seats are taken")
         return taken
 
-    async def join(self, room: Room, name: str) -> tuple[int, str]:
-        """Take the next free seat; returns (index, token).
+    async def join(self, room: Room, name: str, token: str | None = None) -> tuple[int, str]:
+        """Take the next free seat (with `token`, default a new one); returns (index, token).
 
         :raises PlatformError: 409 `room_full`, `room_started` or `name_taken`.
         """
-        token = tokens.new_seat_token()
+        token = token or tokens.new_seat_token()
 
         def add(conn: Connection, row: Any) -> int:
             index = self._free_index(conn, room, row)
@@ -169,8 +217,11 @@ class Lobby:
 
         return await self._change(room, add), token
 
-    async def add_bot(self, room: Room, caller: Caller, name: str | None) -> int:
+    async def add_bot(
+        self, room: Room, caller: Caller, name: str | None, level: str | None = None
+    ) -> int:
         errors.require_host(caller)
+        level = check_level(level)
 
         def add(conn: Connection, row: Any) -> int:
             index = self._free_index(conn, room, row)
@@ -189,10 +240,29 @@ class Lobby:
                 name=bot_name,
                 token_hash=None,
                 is_bot=True,
+                bot_level=level,
             )
             return index
 
         return await self._change(room, add)
+
+    async def set_bot_level(self, room: Room, caller: Caller, index: int, level: str) -> None:
+        """The host sets the level of the bot on seat `index`, in the lobby.
+
+        :raises PlatformError: 400 `bad_level`, 404 `unknown_seat`, 409 `not_a_bot`.
+        """
+        errors.require_host(caller)
+        level = check_level(level)
+
+        def change(conn: Connection, row: Any) -> None:
+            seat = next((s for s in repo.seats_of(conn, room_id=row.id) if s.index == index), None)
+            if seat is None:
+                raise errors.PlatformError(404, "unknown_seat", f"there is no seat {index}")
+            if not seat.is_bot:
+                raise errors.PlatformError(409, "not_a_bot", f"seat {index} is a person's")
+            repo.set_seat_level(conn, room_id=row.id, index=index, level=level)
+
+        await self._change(room, change)
 
     async def remove_seat(self, room: Room, caller: Caller, index: int) -> None:
         """The host frees seat `index` before the start; later seats move down one. The
@@ -264,12 +334,12 @@ class Lobby:
                     if seed is None:
                         seed = secrets.randbits(63)
                     with errors.translated():
-                        state = game.new_game(opts, seed, [s.name for s in seats])
+                        state = game.new_game(game_options(opts), seed, [s.name for s in seats])
                     game_id = repo.insert_game(
                         conn,
                         room_id=row.id,
                         content_pack=game.content_pack,
-                        options=opts,
+                        options=game_options(opts),
                         seed=seed,
                         snapshot=game.to_dict(state),
                     )
@@ -281,7 +351,8 @@ class Lobby:
                             409, "room_started", "the game has already started"
                         )
                 room.seats, room.options = seats, opts
-                return LiveGame(game_id, 0, state, frozenset(s.index for s in seats if s.bot))
+                bots = frozenset(s.index for s in seats if s.bot)
+                return LiveGame(game_id, 0, state, bots, bot_levels=bot_levels(seats))
 
             live = room.live = await self.p.write(tx)
             room.auth.clear()

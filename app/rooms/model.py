@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games.base import Game
+from app.rooms.takeback import Point
 
 RECENT_IDS = 32  # (seat, command id) of the last commands, per live game
 CHAT_SEEN_MAX = 500
@@ -27,6 +28,8 @@ class SeatInfo:
     bot: bool  # played by a bot now (a bot's seat, or a person's while they are away)
     host: bool
     replaced: bool = False  # a person's seat a bot plays until they return
+    level: str = "normal"  # the level its bot plays at (a person's seat: when a bot plays it)
+    left: int | None = None  # the game version its person left at (a bot plays to the end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,9 @@ class Caller:
 
     code: str
     seat: SeatInfo | None
+    # The seat token it came with (kept out of repr: never in a log): Play again gives
+    # the seat's person a token derived from it, the same on each of their devices.
+    token: str | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +60,29 @@ class LiveGame:
     state: Any  # the game's own state object
     bot_seats: frozenset[int]
     views: dict[Viewer, bytes] = field(default_factory=dict)  # at `version`
+    # The views of the version before (its number, the views built then): what a patch
+    # is made against (app/rooms/patches.py); dropped with `views` when the room idles.
+    previous: tuple[int, dict[Viewer, bytes]] | None = None
     public: tuple[int, Any, list[int]] | None = None  # (version, public part, to_act)
     # The last commands' (seat, command id), oldest first: a hint that a command is a
     # retry (the log's unique index is the authority).
     recent: dict[tuple[int, str], None] = field(default_factory=dict)
+    # The level of each bot seat that is not "normal" (easy, hard).
+    bot_levels: dict[int, str] = field(default_factory=dict)
+
+    # What a take-back returns to: the last commands of one seat that revealed nothing,
+    # oldest first (app.rooms.takeback); any other command empties it.
+    takebacks: list[Point] = field(default_factory=list)
+
+    def can_undo(self, seat: int | None, options: dict[str, Any]) -> bool:
+        """May `seat` take back now (the server would accept `POST .../undo`)?"""
+        return (
+            seat is not None
+            and bool(self.takebacks)
+            and self.takebacks[-1].seat == seat
+            and bool(options.get("take_backs", True))
+            and seat not in self.bot_seats
+        )
 
     def remember(self, seat: int | None, command_id: str | None) -> None:
         if seat is None or command_id is None:
@@ -68,6 +93,7 @@ class LiveGame:
 
     def advance(self, version: int, seat: int | None, command_id: str | None) -> None:
         """The state has moved to `version` (its views are no longer current)."""
+        self.previous = (self.version, self.views) if self.views else None
         self.version = version
         self.views = {}
         self.remember(seat, command_id)
@@ -96,8 +122,14 @@ class Room:
     remote_seats: set[int] = field(default_factory=set)  # seat indexes with sockets elsewhere
     todo: set[str] = field(default_factory=set)  # catch-up work asked for by notices
     worker: asyncio.Task[None] | None = None
+    # Sockets between their first read and their place in the hub: a notice that comes
+    # meanwhile is kept (its work waits on the lock, then finds them), not dropped.
+    connecting: int = 0
     bot_idle: int | None = None  # a version at which no bot had to act
     used: float = field(default_factory=time.monotonic)  # last looked up (eviction)
+    # Seat id -> when its last socket here closed (epoch): was its person at the table
+    # during a turn that timed out (the turn timer's stand-in)?
+    left: dict[int, float] = field(default_factory=dict)
     # Seats by token hash, once the game has started (seats no longer change then).
     auth: dict[str, SeatInfo] = field(default_factory=dict)
 
@@ -115,9 +147,26 @@ class Room:
             del self.chat_seen[next(iter(self.chat_seen))]
 
 
+BOT_LEVELS = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+
+
 def seat_info(row: Any) -> SeatInfo:
-    """A seat row of the store as a `SeatInfo`."""
+    """A seat row of the store as a `SeatInfo` (a level not stored reads as normal)."""
     bot = bool(row.is_bot)
+    level = getattr(row, "bot_level", None) or DEFAULT_LEVEL
     return SeatInfo(
-        row.id, row.index, row.name, bot, bool(row.is_host), bot and row.token_hash is not None
+        row.id,
+        row.index,
+        row.name,
+        bot,
+        bool(row.is_host),
+        bot and row.token_hash is not None,
+        level if level in BOT_LEVELS else DEFAULT_LEVEL,
+        getattr(row, "left_version", None),
     )
+
+
+def bot_levels(seats: list[SeatInfo]) -> dict[int, str]:
+    """The bot seats that play at another level than normal: index -> level."""
+    return {s.index: s.level for s in seats if s.bot and s.level != DEFAULT_LEVEL}

@@ -5,16 +5,24 @@ give exactly the stored snapshot; `tests/web` checks it.
 """
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine
 
 from app.games import registry
 from app.games.base import Game
-from app.rooms import loading
+from app.rooms import loading, takeback
 from app.rooms.model import Room
 from app.store import repo
 from app.store.db import read_connection
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    version: int
+    seat: int
+    command: dict[str, Any]
 
 
 def replay(
@@ -24,14 +32,14 @@ def replay(
     names: list[str],
     commands: Iterable[tuple[int, dict[str, Any]]],
 ) -> Any:
-    """Set the game up and apply each (seat, command) in order.
+    """Set the game up and apply each (seat, command) in order (a take-back returns to
+    the state before the version it names: app.rooms.takeback).
 
     :raises RuleError: if the log holds a command the rules refuse (a corrupt log).
     """
     state = game.new_game(options, seed, names)
-    for seat, command in commands:
-        game.apply(state, seat, game.parse_command(command))
-    return state
+    rows = [Row(v, seat, command) for v, (seat, command) in enumerate(commands, 1)]
+    return takeback.replay_rows(game, state, rows)
 
 
 def replay_room(db: Engine, code: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -31,7 +31,7 @@ class Seats:
         token_hash = tokens.hash_token(token)
         known = room.auth.get(token_hash)
         if known is not None:  # a started game: its seats are fixed (every message asks)
-            return room, Caller(code, known)
+            return room, Caller(code, known, token)
 
         def read() -> Any:
             with read_connection(self.p.db) as conn:
@@ -43,4 +43,4 @@ class Seats:
         seat = seat_info(row)
         if room.live is not None:
             room.auth[token_hash] = seat
-        return room, Caller(code, seat)
+        return room, Caller(code, seat, token)

@@ -41,13 +41,15 @@ from app.rooms.commands import CommandPath
 from app.rooms.context import Platform
 from app.rooms.errors import PlatformError, translated
 from app.rooms.fanout import Fanout
+from app.rooms.history import Replays
 from app.rooms.lobby import Lobby
+from app.rooms.mine import MyGames
 from app.rooms.model import Caller, CommandResult, Messages, Room, seat_info
 from app.rooms.presence import Presence
 from app.rooms.ratelimit import RateLimiter
 from app.rooms.seats import Seats
 from app.rooms.table import Table
-from app.store import db, migrate, repo
+from app.store import chat_rows, db, migrate, repo
 from app.store.db import read_connection
 from app.store.writer import Writer
 
@@ -75,6 +77,7 @@ class RoomService:
         self.cache = RoomCache(self.p, settings.room_idle_seconds)
         self.fanout = Fanout(self.p)
         self.seats = Seats(self.p, self.cache)
+        self.replays = Replays(self.p)
         self.lobby = Lobby(self.p, self.cache, self.fanout)
         self.commands = CommandPath(self.p, self.fanout, self._after_version, on_command)
         self.bots = BotRunner(self.p, self.commands)
@@ -165,8 +168,13 @@ class RoomService:
     async def join(self, code: str, name: str) -> tuple[int, str]:
         return await self.lobby.join(await self.cache.get(code), name)
 
-    async def add_bot(self, caller: Caller, name: str | None) -> int:
-        return await self.lobby.add_bot(await self.cache.get(caller.code), caller, name)
+    async def add_bot(self, caller: Caller, name: str | None, level: str | None = None) -> int:
+        return await self.lobby.add_bot(await self.cache.get(caller.code), caller, name, level)
+
+    async def set_bot_level(self, caller: Caller, index: int, level: str) -> dict[str, Any]:
+        room = await self.cache.get(caller.code)
+        await self.lobby.set_bot_level(room, caller, index, level)
+        return await self.room_info(caller.code)
 
     async def remove_seat(self, caller: Caller, index: int) -> dict[str, Any]:
         await self.lobby.remove_seat(await self.cache.get(caller.code), caller, index)
@@ -180,17 +188,24 @@ class RoomService:
         room = await self.cache.get(caller.code)
         await self.lobby.start(room, caller, options)
         self.bots.wake(room)
+        # A timer set in the lobby: the first seat's clock runs from the start, not from
+        # the first move; the notices hear of the first turn.
+        if room.timer:
+            await self.table.after_version(room)
+        self.p.tell(room, "version", [])
         return await self.room_info(caller.code)
 
     # --- the table around the game ---------------------------------------------------------
 
-    async def replace_with_bot(self, caller: Caller, index: int) -> dict[str, Any]:
+    async def replace_with_bot(
+        self, caller: Caller, index: int, level: str | None = None
+    ) -> dict[str, Any]:
         """Host: a bot plays an absent person's seat until they return."""
         room = await self.cache.get(caller.code)
         # Who is at the table on the other processes, now: this process follows their
         # presence only while it has sockets in the room itself.
         await self.presence.read_remote(room)
-        await self.table.replace_with_bot(room, caller, index)
+        await self.table.replace_with_bot(room, caller, index, level)
         return await self.room_info(caller.code)
 
     async def hand_back(self, caller: Caller, index: int) -> dict[str, Any]:
@@ -203,9 +218,24 @@ class RoomService:
         await self.table.set_timer(await self.cache.get(caller.code), caller, turn_seconds, reserve)
         return await self.room_info(caller.code)
 
-    async def rematch(self, caller: Caller) -> tuple[str, int, str]:
-        """A seat of a finished game plays again: (new room code, seat index, token)."""
-        return await self.table.rematch(await self.cache.get(caller.code), caller)
+    async def leave(self, caller: Caller) -> dict[str, Any]:
+        """A person leaves a running game: a bot plays their seat to the end."""
+        await self.table.leave(await self.cache.get(caller.code), caller)
+        return await self.room_info(caller.code)
+
+    async def set_paused(self, caller: Caller, paused: bool) -> dict[str, Any]:
+        """Host: the clocks stand still (paused) or run again."""
+        await self.table.set_paused(await self.cache.get(caller.code), caller, paused)
+        return await self.room_info(caller.code)
+
+    async def rematch(
+        self, caller: Caller, may_open: Callable[[], bool] | None = None
+    ) -> tuple[str, int, str]:
+        """A seat of a finished game plays again: (new room code, seat index, token).
+        `may_open()` is asked before the first ask opens the new room (the asker's
+        rooms per hour): False is a 429 `rate_limited`."""
+        room = await self.cache.get(caller.code)
+        return await self.table.rematch(room, caller, may_open)
 
     # --- the game ----------------------------------------------------------------------
 
@@ -252,6 +282,54 @@ class RoomService:
             room, caller.seat.index, command_id, parsed, expected_version
         )
 
+    async def my_rooms(self, held: list[tuple[str, str, bool]]) -> list[dict[str, Any]]:
+        """The rooms a device holds seats in (its home page's "my games")."""
+        return await MyGames(self.p, self.cache, self.seats, self.commands).rooms(held)
+
+    async def view_at(self, caller: Caller, at: int, seat: int | None) -> bytes:
+        """The view at version `at` (a replay: app.rooms.history)."""
+        room = await self.cache.get(caller.code)
+        own = caller.seat.index if caller.seat else None
+        return await self.replays.view_at(room, own, at, seat)
+
+    async def replay_outline(self, caller: Caller) -> dict[str, Any]:
+        """The stored version and where each turn began (a replay's marks)."""
+        return await self.replays.outline(await self.cache.get(caller.code))
+
+    async def take_back(
+        self, caller: Caller, command_id: str, expected_version: int | None = None
+    ) -> CommandResult:
+        """Take back the caller's last command (app.rooms.takeback).
+
+        :raises PlatformError: 401 spectator, 409 `not_undoable` / `not_started` /
+            `stale_version`, 429, 503.
+        """
+        if caller.seat is None:
+            raise errors.bad_token()
+        self._check_rate(caller.code, caller.seat.index)
+        room = await self.cache.get(caller.code)
+        await self.table.returned(room, room.seat_by_id(caller.seat.id))
+        return await self.commands.take_back(room, caller.seat.index, command_id, expected_version)
+
+    async def coach(self, caller: Caller, lang: str) -> dict[str, Any]:
+        """ "What would you do?" for the caller's seat, when the room's options allow it.
+
+        :raises PlatformError: 401 (no seat), 409 `coach_off` (the option is off, or the
+            game has no coach), `not_playing`.
+        """
+        if caller.seat is None:
+            raise errors.bad_token()
+        room = await self.cache.get(caller.code)
+        if not room.options.get("coach"):
+            raise errors.PlatformError(409, "coach_off", "this room has no coach")
+        status = await self.room_info(caller.code)
+        if status["status"] != "playing":
+            raise errors.PlatformError(409, "not_playing", "the game is not being played")
+        out = await self.bots.coach(room, caller.seat.index, lang)
+        if out is None:
+            raise errors.PlatformError(409, "coach_off", "this game has no coach")
+        return out
+
     async def log_entries(self, caller: Caller, after: int, limit: int) -> list[dict[str, Any]]:
         room = await self.cache.get(caller.code)
         viewer = caller.seat.index if caller.seat else None
@@ -264,7 +342,12 @@ class RoomService:
                 rows = repo.events_after(conn, game_id=game.id, after=after, limit=limit)
             events_for = room.game.events_for
             return [
-                {"version": r.version, "seat": r.seat, "events": events_for(r.events, viewer)}
+                {
+                    "version": r.version,
+                    "seat": r.seat,
+                    "events": events_for(r.events, viewer),
+                    "by": views.played_by(r.command_id),
+                }
                 for r in rows
             ]
 
@@ -290,6 +373,17 @@ class RoomService:
     async def connect(self, socket: Socket) -> None:
         """Register a socket: its view, then the last chat lines, then presence."""
         room = await self.cache.get(socket.code)
+        room.connecting += 1
+        try:
+            fresh = await self._register(room, socket)
+        finally:
+            room.connecting -= 1
+        if fresh:
+            await self.presence.changed(room)
+        elif socket.seat_id is None:
+            self.fanout.push_presence(room)  # one more watches
+
+    async def _register(self, room: Room, socket: Socket) -> bool:
         await self.presence.read_remote(room)
         if socket.seat_id is not None:
             await self.table.returned(room, room.seat_by_id(socket.seat_id))
@@ -301,7 +395,7 @@ class RoomService:
                 with read_connection(self.p.db) as conn:
                     viewer = self._viewer(room, socket)
                     data, version = loading.current(conn, room, viewer, wanted, out)
-                    chat = repo.recent_chat(conn, room_id=room.room_id, limit=50)
+                    chat = chat_rows.recent_chat(conn, room_id=room.room_id, limit=50)
                 return data, version, chat
 
             try:
@@ -312,23 +406,28 @@ class RoomService:
                 room.status = "lobby"
             fresh = self.hub.add(socket)
             socket.send(views.whole(data, version))
+            socket.base = version if room.live is not None else -1
             for row in chat:
                 socket.send(row_message(row))
             room.saw_chat([row.id for row in chat])
-        if fresh:
-            await self.presence.changed(room)
+        return fresh
 
     async def resync(self, socket: Socket) -> None:
         room = await self.cache.get(socket.code)
         data, version = await self._current(room, self._viewer(room, socket))
         socket.send(views.whole(data, version))
+        socket.base = version if room.live is not None else -1
 
     async def disconnect(self, socket: Socket) -> None:
         gone = self.hub.remove(socket)
         await socket.stop()
         room = self.cache.cached(socket.code)
+        if gone and room is not None and socket.seat_id is not None:
+            room.left[socket.seat_id] = clocks.now()  # at the table until now (the timer)
         if gone and room is not None:
             await self.presence.changed(room)
+        elif socket.seat_id is None and room is not None:
+            self.fanout.push_presence(room)  # one fewer watches
 
     # --- operations ----------------------------------------------------------------------
 

@@ -8,12 +8,19 @@ away, the turn timer, and "Play again".
   (`is_bot` with the person's token kept), so it survives a restart and every process
   sees it.
 - **The turn timer** (off by default): each seat the game waits for has a clock: the
-  turn's seconds, then its own reserve. When both are spent, the seat is handed to a
-  bot (the rules of what happens are the game's: a bot move) until its person returns.
-  The clocks live in the room row (`rooms.timer`), updated after each version.
+  turn's seconds, then its own reserve. When both are spent and the person was at the
+  table during the turn (a socket open, now or since the clock started), a bot plays
+  that one turn for them (the game's `bot_move`, command ids `standin-N`: the log says
+  "a bot played for ..."), the seat stays theirs and their next clock starts afresh. A
+  seat whose person was gone for the whole turn is handed to a bot until they return.
+  The host may pause the clocks and resume them. The clocks live in the room row
+  (`rooms.timer`), updated after each version; every change is pushed to the room's
+  sockets at once (lobby and game).
 - **Play again.** After the end, a seat asks for a rematch: the first ask opens a new
-  room of the same game and options with the asker as host and the bots seated; the
-  others' asks take a seat in it. The old room says where (`rematch`).
+  room of the same game and options with the asker as host and every seat where it was
+  (the same places, so the same colours and shapes): the bots seated, each other
+  person's seat kept for them until their own ask takes it (a seat whose person left
+  the game is not kept). The old room says where (`rematch`).
 """
 
 from __future__ import annotations
@@ -24,18 +31,20 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.rooms import errors, tokens
+from app.rooms import clocks, errors, tokens
 from app.rooms.bots import BotRunner
 from app.rooms.cache import RoomCache
 from app.rooms.clocks import MAX_TURN_SECONDS, advance, deadlines, new_timer, now
 from app.rooms.context import Platform
 from app.rooms.fanout import Fanout
-from app.rooms.lobby import Lobby
-from app.rooms.model import Caller, Room, SeatInfo, seat_info
+from app.rooms.lobby import Lobby, check_level
+from app.rooms.model import Caller, Room, SeatInfo, bot_levels, seat_info
 from app.store import repo
 from app.store.db import read_connection, write_transaction
 
 log = logging.getLogger(__name__)
+
+STAND_IN_MOVES = 12  # at most, for one turn played for a seat out of time
 
 
 class Table:
@@ -61,7 +70,9 @@ class Table:
 
     # --- a seat played by a bot ----------------------------------------------------------
 
-    async def replace_with_bot(self, room: Room, caller: Caller, index: int) -> None:
+    async def replace_with_bot(
+        self, room: Room, caller: Caller, index: int, level: str | None = None
+    ) -> None:
         """The host hands an absent person's seat to a bot until they return.
 
         :raises PlatformError: 403 `not_host`, 404 `unknown_seat`, 409 `not_playing`,
@@ -77,7 +88,7 @@ class Table:
             raise errors.PlatformError(
                 409, "seat_present", f"{seat.name} is at the table: only an absent seat"
             )
-        await self._set_bot(room, index, True)
+        await self._set_bot(room, index, True, None if level is None else check_level(level))
 
     async def hand_back(self, room: Room, caller: Caller, index: int) -> None:
         """The host (or the seat itself) takes the seat back from the bot.
@@ -99,6 +110,40 @@ class Table:
         if now.replaced:
             await self._set_bot(room, now.index, False)
 
+    async def leave(self, room: Room, caller: Caller) -> None:
+        """A person leaves a running game (resigns): a bot plays their seat to the end;
+        the seat keeps its name, its token stops working, the version is kept (the log
+        and the end screen say so).
+
+        :raises PlatformError: 401 spectator, 409 `not_playing`.
+        """
+        seat = caller.seat
+        if seat is None:
+            raise errors.bad_token()
+        if self._status(room) != "playing":
+            raise errors.PlatformError(409, "not_playing", "the game is not being played")
+        async with room.lock:
+            live = await self.bots.commands.live(room)
+            version = live.version
+
+            def tx() -> tuple[bool, list[SeatInfo]]:
+                with write_transaction(self.p.db) as conn:
+                    changed = repo.seat_left(
+                        conn, room_id=room.room_id, index=seat.index, version=version
+                    )
+                    rows = repo.seats_of(conn, room_id=room.room_id)
+                    return changed, [seat_info(s) for s in rows]
+
+            changed, room.seats = await self.p.write(tx)
+            room.auth.clear()
+            self.seats_changed(room)
+        if changed:
+            log.info("room %s: seat %d left the game", room.code, seat.index)
+            self.p.publish(room.code, {"t": "seats"})
+            self.bots.wake(room)
+            if room.timer:
+                await self.after_version(room)  # a bot needs no clock
+
     def _seat(self, room: Room, index: int) -> SeatInfo:
         seat = next((s for s in room.seats if s.index == index), None)
         if seat is None:
@@ -111,13 +156,15 @@ class Table:
             return room.status or "lobby"
         return "finished" if room.game.is_over(live.state) else "playing"
 
-    async def _set_bot(self, room: Room, index: int, bot: bool) -> bool:
+    async def _set_bot(self, room: Room, index: int, bot: bool, level: str | None = None) -> bool:
         """Whether this call changed the seat (another process may have done it first)."""
         async with room.lock:
 
             def tx() -> tuple[bool, list[SeatInfo]]:
                 with write_transaction(self.p.db) as conn:
                     changed = repo.set_seat_bot(conn, room_id=room.room_id, index=index, bot=bot)
+                    if changed and level is not None:
+                        repo.set_seat_level(conn, room_id=room.room_id, index=index, level=level)
                     seats = repo.seats_of(conn, room_id=room.room_id)
                     return changed, [seat_info(s) for s in seats]
 
@@ -155,8 +202,17 @@ class Table:
         live = room.live
         if live is not None:
             live.bot_seats = frozenset(s.index for s in room.seats if s.bot)
-            self.fanout.push_room(room, self._status(room), room.options, live.version)
+            live.bot_levels = bot_levels(room.seats)
+        self.push(room)
         self.fanout.push_presence(room)
+
+    def push(self, room: Room) -> None:
+        """The room as it is now ("room" message) to this process's sockets of it, in
+        the lobby and in the game (a timer change is seen at once everywhere)."""
+        live = room.live
+        self.fanout.push_room(
+            room, self._status(room), room.options, live.version if live is not None else None
+        )
 
     # --- the turn timer ----------------------------------------------------------------------
 
@@ -181,6 +237,33 @@ class Table:
             await self.p.write(tx)
             room.timer = timer
         self.arm(room)
+        self.push(room)
+        self.p.publish(room.code, {"t": "seats"})
+
+    async def set_paused(self, room: Room, caller: Caller, paused: bool) -> None:
+        """The host pauses the clocks (they stand still) or resumes them.
+
+        :raises PlatformError: 403 `not_host`, 409 `no_timer`.
+        """
+        errors.require_host(caller)
+        async with room.lock:
+
+            def tx() -> dict[str, Any] | None:
+                with write_transaction(self.p.db) as conn:
+                    stored = repo.room_timer_locked(conn, room_id=room.room_id)
+                    if not stored:
+                        return None
+                    at = now()
+                    timer = clocks.pause(stored, at) if paused else clocks.resume(stored, at)
+                    repo.set_room_timer(conn, room_id=room.room_id, timer=timer)
+                    return timer
+
+            timer = await self.p.write(tx)
+            if timer is None:
+                raise errors.PlatformError(409, "no_timer", "there is no turn timer to pause")
+            room.timer = timer
+        self.arm(room)
+        self.push(room)
         self.p.publish(room.code, {"t": "seats"})
 
     def _waiting(self, room: Room) -> set[int]:
@@ -217,17 +300,14 @@ class Table:
             room.timer = await self.p.write(tx)
         self.arm(room)
         # The room's sockets see the new deadlines (the countdowns follow the turn).
-        live = room.live
-        self.fanout.push_room(
-            room, self._status(room), room.options, live.version if live else None
-        )
+        self.push(room)
 
     def arm(self, room: Room) -> None:
         """Wake at the earliest deadline of the room's clocks."""
         old = self._alarms.pop(room.code, None)
         if old is not None:
             old.cancel()
-        if not room.timer or self.p.closing:
+        if not room.timer or self.p.closing or room.timer.get("paused") is not None:
             return
         due = deadlines(room.timer)
         if not due:
@@ -247,7 +327,9 @@ class Table:
         return code in self._alarms
 
     async def _ring(self, room: Room) -> None:
-        """A deadline passed: the seats out of time are handed to a bot."""
+        """A deadline passed: a bot plays the turn of each seat out of time whose person
+        was at the table; the seat of a person gone for the whole turn is handed to a
+        bot until they return."""
         self._alarms.pop(room.code, None)
         try:
 
@@ -257,7 +339,7 @@ class Table:
                     return None if row is None else row.timer
 
             room.timer = await self.p.read(read)  # another process may have moved it on
-            if not room.timer:
+            if not room.timer or room.timer.get("paused") is not None:
                 return
             # The game as stored: this process may hold an old version of it (it follows
             # a room's versions only while it serves sockets there).
@@ -271,17 +353,61 @@ class Table:
                 for seat, at in deadlines(room.timer).items()
                 if at <= at_now and seat in waiting  # a clock the game has moved past: not late
             ]
+            started = {
+                int(k): float(c["since"]) for k, c in (room.timer.get("clocks") or {}).items()
+            }
+            connected = self.fanout.connected(room)
             for seat in late:
                 person = next((s for s in room.seats if s.index == seat and not s.bot), None)
+                if person is None:
+                    continue
+                present = person.id in connected or room.left.get(person.id, 0.0) >= started.get(
+                    seat, at_now
+                )
+                if present:
+                    if await self.stand_in(room, seat):
+                        log.info("room %s: seat %d out of time, a turn played", room.code, seat)
+                        self.p.tell(room, "standin", seat)
                 # Said once: when two processes ring together, one changes the seat.
-                if person is not None and await self._set_bot(room, seat, True):
+                elif await self._set_bot(room, seat, True):
                     log.info("room %s: seat %d out of time, a bot plays it", room.code, seat)
+                    self.p.tell(room, "timeout", seat)
             await self.after_version(room)
         except Exception:
             log.exception("room %s: the turn timer failed", room.code)
         finally:
             if room.code not in self._alarms:
                 self.arm(room)
+
+    async def stand_in(self, room: Room, seat: int) -> bool:
+        """A bot plays `seat`'s turn (its moves until the game no longer waits for it, a
+        few at most) with command ids `standin-N`; then its clock starts afresh. Whether
+        a move was played (False: another process or the person moved first)."""
+        played = 0
+        for _ in range(STAND_IN_MOVES):
+            async with room.lock:
+                live = await self.bots.commands.live(room)
+                if room.game.is_over(live.state) or seat not in room.game.to_act(live.state):
+                    break
+                move = await asyncio.to_thread(
+                    room.game.bot_move, live.state, frozenset({seat}), live.version
+                )
+                version = live.version
+            if move is None or move.seat != seat:
+                break
+            try:
+                await self.bots.commands.run(
+                    room, seat, f"standin-{version + 1}", move.command, expected_version=version
+                )
+            except errors.PlatformError as error:
+                if error.code == "stale_version":
+                    break  # the person (or another process) moved first
+                log.warning("room %s: the stand-in bot was refused: %r", room.code, error)
+                break
+            played += 1
+        if played and room.timer:
+            room.timer = clocks.fresh_clock(room.timer, seat, now())
+        return played > 0
 
     async def start(self) -> None:
         """After a restart: the clocks of every game in play with a timer run again."""
@@ -302,17 +428,23 @@ class Table:
 
     # --- play again -------------------------------------------------------------------------
 
-    async def rematch(self, room: Room, caller: Caller) -> tuple[str, int, str]:
+    async def rematch(
+        self, room: Room, caller: Caller, may_open: Callable[[], bool] | None = None
+    ) -> tuple[str, int, str]:
         """A seat of a finished game asks to play again: (new room code, its seat index
-        there, its token there).
+        there, its token there). Its token there is derived from its token here
+        (`tokens.rematch_token`): the same for each device of its person, so that no
+        ask takes the seat from another device. The first ask opens the room when
+        `may_open()` allows (the asker's rooms per hour).
 
-        :raises PlatformError: 401 spectator, 409 `not_finished`.
+        :raises PlatformError: 401 spectator, 409 `not_finished`, 429 `rate_limited`.
         """
         seat = caller.seat
-        if seat is None:
+        if seat is None or caller.token is None:
             raise errors.bad_token()
         if self._status(room) != "finished":
             raise errors.PlatformError(409, "not_finished", "the game is not over yet")
+        mine = tokens.rematch_token(caller.token)
 
         def read() -> Any:
             with read_connection(self.p.db) as conn:
@@ -320,11 +452,10 @@ class Table:
 
         row = await self.p.read(read)
         if row.rematch is None:
-            code, token = await self.lobby.create(seat.name, room.game.id, room.options)
-            new = await self.cache.get(code)
-            host = Caller(code, next(iter(new.seats), None))
-            for bot in (s for s in room.seats if s.bot and not s.replaced):
-                await self.lobby.add_bot(new, host, bot.name)
+            if may_open is not None and not may_open():
+                raise errors.rooms_quota_spent()
+            code, index = await self._open_rematch(room, seat, mine)
+            token = mine
 
             def record() -> str:
                 with write_transaction(self.p.db) as conn:
@@ -337,28 +468,59 @@ class Table:
                     room, "finished", room.options, room.live.version if room.live else None
                 )
                 self.p.publish(room.code, {"t": "seats"})
-                return code, 0, token
+                self.p.tell(room, "rematch", {"code": code, "by": seat.index})
+                return code, index, token
             row = await self.p.read(read)  # another seat's ask won the race: join theirs
         target = await self.cache.get(row.rematch)
-        again = await self._seat_again(target, seat.name)
+        again = await self._seat_again(target, seat.name, mine)
         if again is not None:  # this seat asked before (another browser): the same seat
-            return target.code, *again
-        index, token = await self.lobby.join(target, seat.name)
+            return target.code, again, mine
+        index, token = await self.lobby.join(target, seat.name, mine)
         return target.code, index, token
 
-    async def _seat_again(self, target: Room, name: str) -> tuple[int, str] | None:
-        """The rematch seat this person took before, with a fresh token (names are unique
-        in a room, and the asker is authenticated as the old room's seat of that name)."""
+    async def _open_rematch(self, room: Room, asker: SeatInfo, token: str) -> tuple[str, int]:
+        """The rematch room with the seats in their places: (its code, the asker's index).
+        A person's seat other than the asker's gets a token no one holds: their own ask
+        (`_seat_again`, by name) gives it theirs."""
+        kept = [s for s in room.seats if s.left is None]
+        game_id, options = room.game.id, dict(room.options)
 
-        def tx() -> tuple[int, str] | None:
+        def tx() -> str:
+            code = tokens.new_room_code()
+            with write_transaction(self.p.db) as conn:
+                room_id = repo.insert_room(conn, code=code, game=game_id, options=options)
+                for index, s in enumerate(kept):
+                    person = not s.bot or s.replaced
+                    held = token if s.id == asker.id else tokens.new_seat_token()
+                    repo.insert_seat(
+                        conn,
+                        room_id=room_id,
+                        index=index,
+                        name=s.name,
+                        token_hash=tokens.hash_token(held) if person else None,
+                        is_bot=not person,
+                        is_host=s.id == asker.id,
+                        bot_level=None if person else s.level,
+                    )
+            return code
+
+        code = await self.p.write(tx)
+        return code, next(i for i, s in enumerate(kept) if s.id == asker.id)
+
+    async def _seat_again(self, target: Room, name: str, token: str) -> int | None:
+        """The index of the rematch seat this person took before (names are unique in a
+        room, and the asker is authenticated as the old room's seat of that name); its
+        token set to `token` if it had another (a seat taken before tokens were derived,
+        or a person's who joined the new room by its link), left alone if not."""
+
+        def tx() -> int | None:
+            token_hash = tokens.hash_token(token)
             with write_transaction(self.p.db) as conn:
                 for row in repo.seats_of(conn, room_id=target.room_id):
                     if row.name == name and row.token_hash is not None:
-                        token = tokens.new_seat_token()
-                        repo.set_seat_token(
-                            conn, seat_id=row.id, token_hash=tokens.hash_token(token)
-                        )
-                        return int(row.index), token
+                        if row.token_hash != token_hash:
+                            repo.set_seat_token(conn, seat_id=row.id, token_hash=token_hash)
+                        return int(row.index)
             return None
 
         found = await self.p.write(tx)

@@ -1,5 +1,6 @@
 """Room codes and seat tokens: random, URL-safe; tokens are stored only as SHA-256 hashes."""
 
+import base64
 import hashlib
 import re
 import secrets
@@ -21,6 +22,15 @@ def new_room_code() -> str:
 
 def new_seat_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def rematch_token(token: str) -> str:
+    """The token of a seat's place in its room's rematch: derived from the seat's token,
+    so that each of its person's devices (they share the token) gets the same one and
+    none loses the seat when another asks Play again. Unguessable without the old token
+    (192 bits, as a new one), and not the stored hash of it (another domain)."""
+    digest = hashlib.sha256(b"karanor-rematch\x00" + token.encode()).digest()
+    return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode().rstrip("=")
 
 
 def hash_token(token: str) -> str:

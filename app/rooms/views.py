@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from app.realtime.hub import Hub
-from app.rooms import clocks
+from app.rooms import clocks, patches
 from app.rooms.model import LiveGame, Messages, Room, Viewer
 
 
@@ -54,22 +54,98 @@ def view_bytes(room: Room, live: LiveGame, viewer: Viewer) -> bytes:
         picture["version"] = live.version
         picture.setdefault("game", game.id)
         picture["to_act"] = to_act  # the seats the game waits for, whatever the game
+        # The server would accept this seat's `POST .../undo` (app.rooms.takeback).
+        picture["can_undo"] = live.can_undo(viewer, room.options)
         data = live.views[viewer] = dumps(picture)
     return data
 
 
-def view_message(room: Room, live: LiveGame, viewer: Viewer, events: list[dict[str, Any]]) -> bytes:
-    return b'{"type":"view","version":%d,"events":%s,"view":%s}' % (
+def played_by(command_id: str | None) -> str | None:
+    """Who played a logged command, from its id: "standin" (a bot played the turn of a
+    person out of time), "bot" (a bot's move: a bot's seat, or a person's seat a bot
+    plays while they are away), None (the seat's person)."""
+    if not command_id:
+        return None
+    if command_id.startswith("standin-"):
+        return "standin"
+    if command_id.startswith("bot-"):
+        return "bot"
+    return None
+
+
+def view_message(
+    room: Room,
+    live: LiveGame,
+    viewer: Viewer,
+    events: list[dict[str, Any]],
+    by: tuple[int, str] | None = None,
+) -> bytes:
+    """`by`: (seat, "standin" | "bot") when a bot made this version (see `played_by`)."""
+    extra = b"" if by is None else b',"seat":%d,"by":"%s"' % (by[0], by[1].encode())
+    return b'{"type":"view","version":%d%s,"events":%s,"view":%s}' % (
         live.version,
+        extra,
         dumps(room.game.events_for(events, viewer)),
         view_bytes(room, live, viewer),
     )
 
 
 def messages(
-    room: Room, live: LiveGame, wanted: set[Viewer], events: list[dict[str, Any]]
+    room: Room,
+    live: LiveGame,
+    wanted: set[Viewer],
+    events: list[dict[str, Any]],
+    by: tuple[int, str] | None = None,
 ) -> Messages:
-    return {v: view_message(room, live, v, events) for v in wanted}
+    return {v: view_message(room, live, v, events, by) for v in wanted}
+
+
+def patch_message(
+    room: Room,
+    live: LiveGame,
+    viewer: Viewer,
+    events: list[dict[str, Any]],
+    whole: int,
+    by: tuple[int, str] | None = None,
+) -> bytes | None:
+    """`viewer`'s view at the live version as a patch of the one before it (docs/api.md),
+    or None: no view of the version before kept for it, or the patch would be no smaller
+    than the whole message (`whole` bytes)."""
+    previous = live.previous
+    if previous is None or previous[0] != live.version - 1:
+        return None
+    old = previous[1].get(viewer)
+    if old is None:
+        return None
+    ops = patches.diff(orjson.loads(old), orjson.loads(view_bytes(room, live, viewer)))
+    extra = b"" if by is None else b',"seat":%d,"by":"%s"' % (by[0], by[1].encode())
+    data = b'{"type":"patch","version":%d,"from":%d%s,"events":%s,"patch":%s}' % (
+        live.version,
+        previous[0],
+        extra,
+        dumps(room.game.events_for(events, viewer)),
+        dumps(ops),
+    )
+    return data if len(data) < whole else None
+
+
+def patch_messages(
+    room: Room,
+    live: LiveGame,
+    wanted: set[Viewer],
+    events: list[dict[str, Any]],
+    whole: Messages,
+    by: tuple[int, str] | None = None,
+) -> Messages:
+    """The patches of the viewers in `wanted` that can have one (see `patch_message`)."""
+    out: Messages = {}
+    for viewer in wanted:
+        full = whole.get(viewer)
+        if full is not None:
+            data = patch_message(room, live, viewer, events, len(full), by)
+            if data is not None:
+                out[viewer] = data
+    return out
 
 
 def whole(view: bytes, version: int) -> bytes:
@@ -86,7 +162,8 @@ def lobby_view(room: Room, viewer: Viewer, options: dict[str, Any]) -> bytes:
             "seat": viewer,
             "turn": None,
             "players": [
-                {"seat": s.index, "name": s.name, "bot": s.bot, "host": s.host} for s in room.seats
+                {"seat": s.index, "name": s.name, "bot": s.bot, "host": s.host, "level": s.level}
+                for s in room.seats
             ],
             "private": None,
             "board": None,
@@ -116,8 +193,11 @@ def room_info(
                 "bot": s.bot,
                 "host": s.host,
                 "replaced": s.replaced,
+                "level": s.level,
                 # A bot is always there; a person's seat a bot plays shows the person.
                 "connected": (s.bot and not s.replaced) or s.id in connected,
+                # The game version its person left at (a bot plays to the end), or null.
+                "left": s.left,
             }
             for s in room.seats
         ],

@@ -9,8 +9,15 @@
   of the file name compresses it.
 
 A JSON-lines backup starts with a header line `{"format": "karanor-backup", "version": 1,
-"revision": REV, "tables": [...]}` followed by one `{"table": NAME, "row": {...}}` per row,
-parents before children.
+"revision": REV, "tables": [...], "files": {NAME: base64}}` followed by one `{"table": NAME,
+"row": {...}}` per row, parents before children.
+
+Beside the database a backup carries the files it is given (the caller names them: the
+server's keys in the data folder, `Settings.backed_up_files`): in the JSON-lines header, or
+in a SQLite backup's own table `karanor_backup_files (name, content)`. A restore puts back
+those the caller names again, by file name, setting aside a different file already there
+(`NAME.replaced-DATE`), and never any other. A backup holds secrets (the keys, the seats'
+notice addresses), so it is written readable by its owner only.
 
 Restore reads either kind into either database, so a backup also moves a home server from
 SQLite to PostgreSQL. The target must be empty (no row in any of our tables); it is
@@ -20,9 +27,10 @@ latest revision.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -38,6 +46,7 @@ from sqlalchemy import (
     Table,
     create_engine,
     func,
+    inspect,
     select,
     text,
 )
@@ -52,6 +61,7 @@ FORMAT_VERSION = 1
 SQLITE_MAGIC = b"SQLite format 3\x00"
 GZIP_MAGIC = b"\x1f\x8b"
 VERSION_TABLE = "alembic_version"
+FILES_TABLE = "karanor_backup_files"  # a SQLite backup's carried files, never restored as rows
 BATCH = 500
 
 
@@ -67,6 +77,8 @@ class BackupReport:
     kind: str  # "sqlite" or "jsonl"
     revision: str | None
     rows: dict[str, int] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)  # carried (backup) or put back (restore)
+    set_aside: list[Path] = field(default_factory=list)  # files a restore moved out of its way
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +86,7 @@ class BackupReport:
             "kind": self.kind,
             "revision": self.revision,
             "rows": self.rows,
+            "files": self.files,
         }
 
 
@@ -85,25 +98,42 @@ def default_backup_name(url: str, when: datetime) -> str:
     return f"karanor-{when:%Y%m%d-%H%M%S}.{suffix}"
 
 
-def backup(url: str, path: Path) -> BackupReport:
-    """Write a consistent copy of the database at `url` to `path` (see module doc).
+def backup(url: str, path: Path, files: Sequence[Path] = ()) -> BackupReport:
+    """Write a consistent copy of the database at `url` to `path` (see module doc), with
+    those of `files` that exist (kept by name).
 
     The copy is written beside `path` and renamed into place, so `path` never holds half
     a backup. :raises BackupError: when the database is missing or empty of our schema.
     """
     url = normalize_database_url(url)
+    carried = _read_files(files)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
+    partial.unlink(missing_ok=True)
+    os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))  # owner only
     try:
         if is_sqlite(url):
-            report = _backup_sqlite(url, partial)
+            report = _backup_sqlite(url, partial, carried)
         else:
-            report = _backup_jsonl(url, partial, compress=path.suffix == ".gz")
+            report = _backup_jsonl(url, partial, carried, compress=path.suffix == ".gz")
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)
     report.path = path
+    report.files = sorted(carried)
     return report
+
+
+def _read_files(files: Sequence[Path]) -> dict[str, bytes]:
+    carried: dict[str, bytes] = {}
+    for file in files:
+        try:
+            carried[file.name] = file.read_bytes()
+        except FileNotFoundError:
+            continue  # not made yet (a server never started, Web Push off): nothing to keep
+        except OSError as error:
+            raise BackupError(f"cannot read {file} to keep it in the backup ({error})") from None
+    return carried
 
 
 def _sqlite_file(url: str) -> Path:
@@ -113,18 +143,23 @@ def _sqlite_file(url: str) -> Path:
     return Path(database)
 
 
-def _backup_sqlite(url: str, partial: Path) -> BackupReport:
+def _backup_sqlite(url: str, partial: Path, carried: dict[str, bytes]) -> BackupReport:
     import sqlite3
 
     source_path = _sqlite_file(url)
     if not source_path.is_file():
         raise BackupError(f"no database at {source_path} (check KARANOR_DATA_DIR/DATABASE_URL)")
-    partial.unlink(missing_ok=True)
     source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True, timeout=30)
-    target = sqlite3.connect(partial)
+    target = sqlite3.connect(partial)  # the empty owner-only file: a new database
     try:
         source.backup(target)  # pages=-1: everything in one step, one consistent read
         target.execute("PRAGMA journal_mode=DELETE")  # a single self-contained file
+        if carried:
+            with target:
+                target.execute(
+                    f"CREATE TABLE {FILES_TABLE} (name TEXT PRIMARY KEY, content BLOB NOT NULL)"
+                )
+                target.executemany(f"INSERT INTO {FILES_TABLE} VALUES (?, ?)", carried.items())
     finally:
         target.close()
         source.close()
@@ -146,7 +181,9 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _backup_jsonl(url: str, partial: Path, *, compress: bool) -> BackupReport:
+def _backup_jsonl(
+    url: str, partial: Path, carried: dict[str, bytes], *, compress: bool
+) -> BackupReport:
     engine = create_db_engine(url)
     rows: dict[str, int] = {}
     try:
@@ -165,6 +202,7 @@ def _backup_jsonl(url: str, partial: Path, *, compress: bool) -> BackupReport:
                         "version": FORMAT_VERSION,
                         "revision": revision,
                         "tables": [str(t.name) for t in tables],
+                        "files": {n: base64.b64encode(c).decode() for n, c in carried.items()},
                     }
                     out.write(orjson.dumps(header) + b"\n")
                     for table in tables:
@@ -189,9 +227,12 @@ def _backup_jsonl(url: str, partial: Path, *, compress: bool) -> BackupReport:
 
 
 def _revision(connection: Connection) -> str | None:
-    from alembic.runtime.migration import MigrationContext
-
-    return MigrationContext.configure(connection).get_current_revision()
+    """The schema revision, read with one query as `migrate.revision_of` does (Alembic
+    stays out of a serving process, which takes rolling backups)."""
+    if not inspect(connection).has_table(migrate.VERSION_TABLE):
+        return None
+    rows = connection.execute(text(f"SELECT version_num FROM {migrate.VERSION_TABLE}")).all()
+    return ",".join(sorted(str(row[0]) for row in rows)) or None
 
 
 def _tables(connection: Connection) -> list[Table]:
@@ -202,7 +243,7 @@ def _tables(connection: Connection) -> list[Table]:
         for column in table.columns:
             if isinstance(column.type, JSON):
                 column.type.none_as_null = True  # a NULL stays NULL, not JSON null
-    return [t for t in metadata.sorted_tables if t.name != VERSION_TABLE]
+    return [t for t in metadata.sorted_tables if t.name not in (VERSION_TABLE, FILES_TABLE)]
 
 
 def _count(connection: Connection, table: Table) -> int:
@@ -218,6 +259,7 @@ class _Source:
     revision: str
     rows: Iterator[tuple[str, dict[str, Any]]]
     close: Any = None
+    files: dict[str, bytes] = field(default_factory=dict)
 
 
 def _open_source(path: Path) -> _Source:
@@ -243,6 +285,10 @@ def _sqlite_source(path: Path) -> _Source:
         connection.close()
         engine.dispose()
         raise BackupError(f"{path} holds no Karanor schema")
+    files: dict[str, bytes] = {}
+    if inspect(connection).has_table(FILES_TABLE):
+        found = connection.execute(text(f"SELECT name, content FROM {FILES_TABLE}"))
+        files = {str(name): bytes(content) for name, content in found}
 
     def rows() -> Iterator[tuple[str, dict[str, Any]]]:
         for table in _tables(connection):
@@ -253,7 +299,7 @@ def _sqlite_source(path: Path) -> _Source:
         connection.close()
         engine.dispose()
 
-    return _Source("sqlite", revision, rows(), close)
+    return _Source("sqlite", revision, rows(), close, files)
 
 
 def _jsonl_source(path: Path, *, compressed: bool) -> _Source:
@@ -279,7 +325,12 @@ def _jsonl_source(path: Path, *, compressed: bool) -> _Source:
             except (orjson.JSONDecodeError, KeyError, TypeError) as error:
                 raise BackupError(f"{path}, line {number}: not a backup row ({error})") from None
 
-    return _Source("jsonl", str(header["revision"]), rows(), raw.close)
+    try:
+        files = {str(n): base64.b64decode(c) for n, c in (header.get("files") or {}).items()}
+    except (AttributeError, TypeError, ValueError):
+        raw.close()
+        raise BackupError(f"{path}: the header's files are not base64 text") from None
+    return _Source("jsonl", str(header["revision"]), rows(), raw.close, files)
 
 
 def non_empty_tables(engine: Engine) -> dict[str, int]:
@@ -344,8 +395,9 @@ def _reset_sequences(connection: Connection, tables: Iterable[Table]) -> None:
                 )
 
 
-def restore(url: str, path: Path) -> BackupReport:
-    """Load the backup at `path` into the empty database at `url`, then migrate it to head.
+def restore(url: str, path: Path, files: Sequence[Path] = ()) -> BackupReport:
+    """Load the backup at `path` into the empty database at `url`, then migrate it to head;
+    then put each of `files` the backup carries (by name) in its place (see module doc).
 
     :raises BackupError: when the database is not empty, the file is not a backup, or the
         backup comes from a newer version of the program.
@@ -383,4 +435,32 @@ def restore(url: str, path: Path) -> BackupReport:
         if source.close is not None:
             source.close()
     migrate.upgrade(url)
-    return BackupReport(path, source.kind, source.revision, rows)
+    report = BackupReport(path, source.kind, source.revision, rows)
+    for file in files:
+        content = source.files.get(file.name)
+        if content is not None:
+            aside = _put_file(file, content)
+            report.files.append(file.name)
+            if aside is not None:
+                report.set_aside.append(aside)
+    return report
+
+
+def _put_file(file: Path, content: bytes) -> Path | None:
+    """`content` written to `file` (owner only, renamed into place); a different file
+    there is moved aside first (`NAME.replaced-DATE`, its new path returned), never lost.
+    The database restored is one that was empty or set aside: nothing in it depends on
+    the file it replaces."""
+    aside = None
+    if file.exists():
+        if file.read_bytes() == content:
+            return None
+        aside = file.with_name(f"{file.name}.replaced-{datetime.now():%Y%m%d-%H%M%S}")
+        os.replace(file, aside)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    partial = file.with_name(file.name + ".partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(content)
+    os.replace(partial, file)
+    return aside

@@ -96,8 +96,12 @@ class Seat(Base):
     token_hash: Mapped[str | None] = mapped_column(String(128), unique=True)
     is_bot: Mapped[bool] = mapped_column(default=False, server_default=false())
     is_host: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # A bot seat's level ("easy", "normal", "hard"); NULL reads as "normal".
+    bot_level: Mapped[str | None] = mapped_column(String(16))
     removed: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = _created_at()
+    # The game version at which its person left a running game (a bot plays on); null: here.
+    left_version: Mapped[int | None] = mapped_column(Integer, default=None)
 
     room: Mapped[Room] = relationship(back_populates="seats")
 
@@ -155,4 +159,28 @@ class ChatMessage(Base):
     seat: Mapped[int | None] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created_at()
+
+
+class NoticeTarget(Base):
+    """Where a seat's notices go outside the page (app/notices): one row per seat and
+    device, a Web Push subscription or an Apprise URL. `target` is a secret (a push
+    endpoint or a URL with its tokens): it is read only to send, never shown."""
+
+    __tablename__ = "notice_targets"
+    __table_args__ = (
+        UniqueConstraint("seat_id", "digest"),
+        CheckConstraint("kind IN ('web_push', 'url')", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    digest: Mapped[str] = mapped_column(String(64))  # sha256 of `target`: the device's key
+    target: Mapped[str] = mapped_column(Text)  # the endpoint or the Apprise URL
+    keys: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # Web Push: p256dh, auth
+    lang: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    time_zone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
+    origin: Mapped[str] = mapped_column(String(256))  # how the seat reached us: the links
+    failure: Mapped[str | None] = mapped_column(String(64))  # the last failure's code
     created_at: Mapped[datetime] = _created_at()

@@ -14,13 +14,12 @@ from sqlalchemy import Connection, Dialect, Table, bindparam, delete, func, inse
 from sqlalchemy.exc import DBAPIError
 
 from app.store.db import json_dumps as _json
-from app.store.models import ChatMessage, Game, GameEvent, Room, Seat, utcnow
+from app.store.models import Game, GameEvent, Room, Seat, utcnow
 
 rooms = cast(Table, Room.__table__)
 seats = cast(Table, Seat.__table__)
 games = cast(Table, Game.__table__)
 game_events = cast(Table, GameEvent.__table__)
-chat_messages = cast(Table, ChatMessage.__table__)
 
 # Rows are read by column name (row.version, row.events ...).
 Record = Any
@@ -93,6 +92,32 @@ def set_seat_bot(conn: Connection, *, room_id: int, index: int, bot: bool) -> bo
     return result.rowcount == 1
 
 
+def set_seat_level(conn: Connection, *, room_id: int, index: int, level: str) -> bool:
+    """The level of the bot playing seat `index`; False if no such seat."""
+    result = conn.execute(
+        update(seats)
+        .where(seats.c.room_id == room_id, seats.c.index == index)
+        .values(bot_level=level)
+    )
+    return result.rowcount == 1
+
+
+def seat_left(conn: Connection, *, room_id: int, index: int, version: int) -> bool:
+    """A person leaves a running game: a bot plays the seat to the end (its token is
+    dropped, the version kept). False if it is not a person's seat (or left already)."""
+    result = conn.execute(
+        update(seats)
+        .where(
+            seats.c.room_id == room_id,
+            seats.c.index == index,
+            seats.c.token_hash.is_not(None),
+            seats.c.left_version.is_(None),
+        )
+        .values(is_bot=True, token_hash=None, left_version=version)
+    )
+    return result.rowcount == 1
+
+
 def set_seat_token(conn: Connection, *, seat_id: int, token_hash: str) -> None:
     """A seat's token replaced (the previous one stops working)."""
     conn.execute(update(seats).where(seats.c.id == seat_id).values(token_hash=token_hash))
@@ -118,6 +143,7 @@ def insert_seat(
     token_hash: str | None,
     is_bot: bool = False,
     is_host: bool = False,
+    bot_level: str | None = None,
 ) -> int:
     result = conn.execute(
         insert(seats).values(
@@ -127,6 +153,7 @@ def insert_seat(
             token_hash=token_hash,
             is_bot=is_bot,
             is_host=is_host,
+            bot_level=bot_level,
         )
     )
     seat_id: int = result.inserted_primary_key[0]  # type: ignore[index]
@@ -212,14 +239,31 @@ _EVENT_BY_COMMAND = select(game_events.c.version, game_events.c.events).where(
     game_events.c.seat == bindparam("s"),
     game_events.c.command_id == bindparam("c"),
 )
+# A version moved without a snapshot keeps the snapshot's version: a row written before
+# revision 0002 has none (NULL: "the snapshot is at `version`"), so it is set to the
+# version the snapshot was at (SET reads the row as it was) before `version` moves on;
+# left NULL, the next load would take the snapshot for the new version and silently
+# drop the commands logged since (an upgraded game mid-play, tests/store/test_upgrades.py).
 _MOVE_GAME = (
     update(games)
     .where(games.c.id == bindparam("g"), games.c.version == bindparam("old"))
-    .values(version=bindparam("new"), status=bindparam("st"), updated_at=func.now())
+    .values(
+        version=bindparam("new"),
+        status=bindparam("st"),
+        updated_at=func.now(),
+        snapshot_version=func.coalesce(games.c.snapshot_version, games.c.version),
+    )
 )
-_MOVE_GAME_SNAPSHOT = _MOVE_GAME.values(
-    snapshot=bindparam("snap", type_=games.c.snapshot.type),
-    snapshot_version=bindparam("new"),
+_MOVE_GAME_SNAPSHOT = (
+    update(games)
+    .where(games.c.id == bindparam("g"), games.c.version == bindparam("old"))
+    .values(
+        version=bindparam("new"),
+        status=bindparam("st"),
+        updated_at=func.now(),
+        snapshot=bindparam("snap", type_=games.c.snapshot.type),
+        snapshot_version=bindparam("new"),
+    )
 )
 _INSERT_EVENT = insert(game_events)
 
@@ -329,7 +373,8 @@ def _hot_sql(dialect: Dialect) -> _HotSql:
     move = f"UPDATE games SET version = ?, status = ?, updated_at = {now}"
     where = " WHERE id = ? AND version = ?"
     sql = _HotSql(
-        move=move + where,
+        # The snapshot's version kept (a NULL of before revision 0002 made explicit).
+        move=move + ", snapshot_version = COALESCE(snapshot_version, version)" + where,
         move_snapshot=move + f", snapshot = {json}, snapshot_version = ?" + where,
         insert="INSERT INTO game_events (game_id, version, seat, command_id, command, events,"
         f" created_at) VALUES (?, ?, ?, ?, {json}, {json}, ?)",
@@ -357,7 +402,7 @@ _HOT: dict[tuple[str, str], _HotSql] = {}  # by (database, driver)
 # format (`%b`): in the text format every `"` and `\` of every JSON document (a snapshot
 # has hundreds) is escaped by a Python callback of `re.sub`, 0.6 ms for one 6 KB
 # snapshot, 15x the binary form's cost; 100 rooms' snapshots falling due together then
-# held every command of the server for 50-100 ms (docs/performance.md, fifth round).
+# held every command of the server for 50-100 ms (docs/performance-history.md, fifth round).
 _GROUP_SQL = """\
 WITH r AS (
     SELECT * FROM unnest(%b::int[], %b::int[], %b::text[], %b::json[], %b::int[],
@@ -367,8 +412,8 @@ WITH r AS (
     UPDATE games AS g
     SET version = r.old + 1, status = r.status, updated_at = now(),
         snapshot = CASE WHEN r.snapshot IS NULL THEN g.snapshot ELSE r.snapshot END,
-        snapshot_version = CASE WHEN r.snapshot IS NULL THEN g.snapshot_version
-                                ELSE r.old + 1 END
+        snapshot_version = CASE WHEN r.snapshot IS NULL
+                                THEN COALESCE(g.snapshot_version, r.old) ELSE r.old + 1 END
     FROM r
     WHERE g.id = r.game_id AND g.version = r.old
     RETURNING g.id
@@ -502,6 +547,18 @@ def events_after(
     return list(conn.execute(query).all())
 
 
+def last_move_at(conn: Connection, *, game_id: int) -> datetime | None:
+    """When the game's last command was logged (None: none yet)."""
+    query = (
+        select(game_events.c.created_at)
+        .where(game_events.c.game_id == game_id)
+        .order_by(game_events.c.version.desc())
+        .limit(1)
+    )
+    found: datetime | None = conn.execute(query).scalar()
+    return found
+
+
 def game_versions(conn: Connection, *, room_ids: list[int]) -> dict[int, int]:
     """The stored version of the game of each room that has one, by room id."""
     query = select(games.c.room_id, games.c.version).where(games.c.room_id.in_(room_ids))
@@ -528,42 +585,3 @@ def playing_games_with_bots(conn: Connection) -> list[str]:
         .distinct()
     )
     return [code for (code,) in conn.execute(query).all()]
-
-
-# --- chat -----------------------------------------------------------------------------
-
-
-def insert_chat(
-    conn: Connection, *, room_id: int, seat: int | None, name: str, text: str
-) -> tuple[int, datetime]:
-    """Store one chat line; returns its id and time."""
-    at = utcnow()
-    result = conn.execute(
-        insert(chat_messages).values(
-            room_id=room_id, seat=seat, name=name, text=text, created_at=at
-        )
-    )
-    chat_id: int = result.inserted_primary_key[0]  # type: ignore[index]
-    return chat_id, at
-
-
-def last_chat_ids(conn: Connection, *, room_ids: list[int]) -> dict[int, int]:
-    """The id of the newest chat line of each room that has one."""
-    query = (
-        select(chat_messages.c.room_id, func.max(chat_messages.c.id))
-        .where(chat_messages.c.room_id.in_(room_ids))
-        .group_by(chat_messages.c.room_id)
-    )
-    return {room_id: last for room_id, last in conn.execute(query).all()}
-
-
-def recent_chat(conn: Connection, *, room_id: int, limit: int) -> list[Record]:
-    """The last `limit` messages, oldest first."""
-    query = (
-        select(chat_messages.c.seat, chat_messages.c.name, chat_messages.c.text)
-        .add_columns(chat_messages.c.created_at, chat_messages.c.id)
-        .where(chat_messages.c.room_id == room_id)
-        .order_by(chat_messages.c.id.desc())
-        .limit(limit)
-    )
-    return list(reversed(conn.execute(query).all()))

@@ -8,7 +8,8 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, select
 
-from app.store.repo import chat_messages, game_events, games, rooms, seats
+from app.store.chat_rows import chat_messages
+from app.store.repo import game_events, games, rooms, seats
 
 
 @dataclass(frozen=True, slots=True)

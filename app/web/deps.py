@@ -6,8 +6,9 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.config import Settings
-from app.rooms import errors, tokens
+from app.rooms import errors
 from app.rooms.service import Caller, RoomService
+from app.web import device
 
 
 def get_app_settings(request: Request) -> Settings:
@@ -30,7 +31,8 @@ bearer = HTTPBearer(auto_error=False, description="the seat token from joining t
 
 
 def request_token(request: Request, code: str) -> str | None:
-    """The seat token of a request: `Authorization: Bearer`, else the room's cookie.
+    """The seat token of a request: `Authorization: Bearer`, else the device cookie's seat
+    for the room (or the room's old cookie).
 
     :raises PlatformError: 401 `bad_token` for an Authorization header that is not Bearer.
     """
@@ -40,7 +42,7 @@ def request_token(request: Request, code: str) -> str | None:
         if scheme.lower() != "bearer" or not value.strip():
             raise errors.bad_token()
         return value.strip()
-    return request.cookies.get(tokens.cookie_name(code))
+    return device.token_for(request, request.app.state.settings, code)
 
 
 async def get_caller(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 from typing import Annotated, Any
 
@@ -30,12 +31,36 @@ def _content_bytes(game: str, lang: str) -> tuple[bytes, str]:
     return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
+@functools.lru_cache(maxsize=16)
+def _content_gzipped(game: str, lang: str) -> bytes:
+    """The content gzipped once (level 9), not at every answer."""
+    return gzip.compress(_content_bytes(game, lang)[0], 9, mtime=0)
+
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def content_version(game: str, lang: str) -> str:
+    """The version of a game's content in `lang` (its ETag's hash): a page asks for
+    `...content?lang=L&v=VERSION`, cacheable for a year."""
+    return _content_bytes(game, lang)[1].strip('"')
+
+
 def _content(request: Request, game: str, lang: str | None) -> Response:
     chosen = lang if lang in i18n.LANGUAGES else i18n.DEFAULT
     body, etag = _content_bytes(game, chosen)
-    headers = {"ETag": etag, "Cache-Control": "public, max-age=300"}
+    # Asked by its version (the page names it): the answer never changes, cached a year.
+    versioned = request.query_params.get("v") == etag.strip('"')
+    headers = {
+        "ETag": etag,
+        "Cache-Control": IMMUTABLE if versioned else "public, max-age=300",
+        "Vary": "Accept-Encoding",
+    }
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        body = _content_gzipped(game, chosen)
     return Response(body, media_type="application/json", headers=headers)
 
 

@@ -5,19 +5,28 @@
   the program needs (readiness: send it traffic only when this succeeds).
 - `GET /api/server`: version, and the addresses friends on the same network can open.
 - `GET /metrics`: the Prometheus figures of this process (`app.metrics`).
+
+`/readyz` (a query) and `/metrics` answer 429 `rate_limited` past `ops_per_minute` from
+one address (`app.web.limits`), far above any probe's or scraper's pace.
 """
 
 import logging
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Depends, Response
 from fastapi.responses import JSONResponse
 
 from app import __version__, metrics
-from app.server import listen_urls
+from app.netinfo import listen_urls
 from app.web.deps import ServiceDep, SettingsDep
+from app.web.limits import limited
+from app.web.schemas import ErrorOut
 
 router = APIRouter(tags=["operations"])
+_OPS_LIMIT = [Depends(limited("ops", "probes"))]
+_TOO_MANY: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorOut, "description": "too many from this address"}
+}
 log = logging.getLogger(__name__)
 
 
@@ -29,7 +38,11 @@ def healthz() -> dict[str, str]:
 
 @router.get(
     "/readyz",
-    responses={503: {"description": "database unreachable or schema not at this version's"}},
+    responses={
+        503: {"description": "database unreachable or schema not at this version's"},
+        **_TOO_MANY,
+    },
+    dependencies=_OPS_LIMIT,
 )
 async def readyz(service: ServiceDep) -> JSONResponse:
     """Readiness: the database answers and its schema is at head."""
@@ -52,7 +65,7 @@ def _loopback(host: str) -> bool:
     return host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
 
 
-@router.get("/metrics", response_class=Response)
+@router.get("/metrics", response_class=Response, responses=_TOO_MANY, dependencies=_OPS_LIMIT)
 def prometheus_metrics() -> Response:
     """This process's figures in Prometheus's text format (see app/metrics.py)."""
     body, content_type = metrics.exposition()

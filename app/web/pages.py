@@ -7,22 +7,38 @@ cached) and the views the WebSocket pushes.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from app import __version__
-from app.paths import static_dir, templates_dir
+from app.paths import templates_dir
 from app.rooms.service import RoomService
+from app.web.assets import assets
+from app.web.games import content_version
 from app.web.i18n import page_context
 
 router = APIRouter(tags=["pages"])
 templates = Jinja2Templates(directory=str(templates_dir()))
 templates.env.globals["asset_version"] = __version__
-router.mount("/static", StaticFiles(directory=str(static_dir())), name="static")
+# Static files under hashed names, cached a year, gzipped (app/web/assets.py).
+_assets = assets()
+templates.env.globals["asset"] = _assets.url
+templates.env.globals["dynamic_assets"] = _assets.dynamic_map()
+
+
+def _preloads(*entries: str) -> list[str]:
+    own = {_assets.url(e) for e in entries}
+    found = {href for e in entries for href in _assets.preloads(e)}
+    return sorted(found - own)
+
+
+templates.env.globals["preloads"] = _preloads
+router.mount("/static", _assets, name="static")
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -36,7 +52,14 @@ def room(request: Request, code: str) -> Response:
     # The page pings three times per idle timeout, so a quiet table is never closed.
     idle = request.app.state.settings.ws_idle_seconds
     ping_ms = int(idle * 1000 / 3) if idle > 0 else 0
-    return _page(request, "room.html", {"code": code[:64], "ping_ms": ping_ms})
+    return _page(request, "room.html", {"code": code[:64], "ping_ms": ping_ms, "replay": False})
+
+
+@router.get("/r/{code}/replay", response_class=HTMLResponse, include_in_schema=False)
+def replay(request: Request, code: str) -> Response:
+    # The room page in replay mode: no socket; the board at any version from the API
+    # (`view?at=V`), drawn by the game's own module. `?at=V` opens at that version.
+    return _page(request, "room.html", {"code": code[:64], "ping_ms": 0, "replay": True})
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
@@ -45,13 +68,25 @@ def rules(request: Request, game: str) -> Response:
     found = next((g for g in RoomService.games() if g["id"] == game), None)
     if found is None:
         return _page(request, "rules.html", {"game": None, "title": None}, status_code=404)
-    return _page(request, "rules.html", {"game": game, "title": found.get("title") or game})
+    lang = page_context(request).get("lang", "en")
+    title = (found.get("titles") or {}).get(lang) or found.get("title") or game
+    return _page(request, "rules.html", {"game": game, "title": title})
+
+
+@functools.cache
+def _content_versions(lang: str) -> str:
+    """JSON {game: version of its content in `lang`} for the page's `data-content`."""
+    return orjson.dumps(
+        {g["id"]: content_version(g["id"], lang) for g in RoomService.games()}
+    ).decode()
 
 
 def _page(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
     """A page in the reader's language (`<html lang>` says which)."""
+    shared = page_context(request)
+    shared["content_versions"] = _content_versions(shared["lang"])
     response = templates.TemplateResponse(
-        request, name, {**context, **page_context(request)}, status_code=status_code
+        request, name, {**context, **shared}, status_code=status_code
     )
     response.headers["Vary"] = "Accept-Language, Cookie"
     return response

@@ -3,16 +3,17 @@
 Thin: parse (schemas), authenticate (deps), call `app.rooms.service`, reply.
 """
 
+import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
 
-from app.rooms import tokens
-from app.rooms.errors import PlatformError
+from app.rooms import errors
 from app.rooms.ratelimit import RateLimiter
+from app.web import device
 from app.web import schemas as S
 from app.web.deps import CallerDep, SeatDep, ServiceDep
-from app.web.security import client_address, is_https
+from app.web.security import client_address
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -34,15 +35,9 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def _set_seat_cookie(request: Request, response: Response, code: str, token: str) -> None:
-    response.set_cookie(
-        tokens.cookie_name(code),
-        token,
-        max_age=COOKIE_MAX_AGE,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request.scope, request.app.state.settings),
-    )
+    """The seat joins this browser's device cookie (app/web/device.py): one cookie for all
+    its rooms, no longer one per room."""
+    device.add(request, response, request.app.state.settings, code, token)
 
 
 def room_quota(rooms_per_hour: int) -> RateLimiter | None:
@@ -53,10 +48,16 @@ def room_quota(rooms_per_hour: int) -> RateLimiter | None:
     return RateLimiter(rooms_per_hour / 3600.0, rooms_per_hour)
 
 
-def _check_room_quota(request: Request) -> None:
+def room_quota_allows(request: Request) -> bool:
+    """Take one room from the quota of the request's address (a new room, or Play again
+    opening one); False when it is spent."""
     limiter: RateLimiter | None = getattr(request.app.state, "room_quota", None)
-    if limiter is not None and not limiter.allow(client_address(request.scope)):
-        raise PlatformError(429, "rate_limited", "too many rooms created from here: try later")
+    return limiter is None or limiter.allow(client_address(request.scope))
+
+
+def _check_room_quota(request: Request) -> None:
+    if not room_quota_allows(request):
+        raise errors.rooms_quota_spent()
 
 
 @router.post(
@@ -113,8 +114,20 @@ async def remove_seat(index: SeatIndex, caller: SeatDep, service: ServiceDep) ->
     summary="Host: seat a bot",
 )
 async def add_bot(caller: SeatDep, service: ServiceDep, body: S.AddBot | None = None) -> S.BotAdded:
-    index = await service.add_bot(caller, body.name if body else None)
+    index = await service.add_bot(caller, body.name if body else None, body.level if body else None)
     return S.BotAdded(seat=S.BotSeat(index=index))
+
+
+@router.put(
+    "/{code}/seats/{index}/level",
+    response_model=S.RoomOut,
+    responses=_errors(400, 401, 403, 404, 409),
+    summary="Host: a bot seat's level (easy, normal, hard), in the lobby",
+)
+async def set_bot_level(
+    index: SeatIndex, body: S.SetBotLevel, caller: SeatDep, service: ServiceDep
+) -> dict[str, Any]:
+    return await service.set_bot_level(caller, index, body.level)
 
 
 @router.put(
@@ -173,12 +186,46 @@ def _me(caller: Any) -> S.Me:
 @router.get(
     "/{code}/view",
     response_model=S.ViewOut,
-    responses=_errors(401, 404),
+    responses=_errors(400, 401, 403, 404, 409),
     summary="The caller's view of the game (a spectator's without a token)",
     openapi_extra=OPTIONAL_TOKEN,
 )
-async def get_view(caller: CallerDep, service: ServiceDep) -> Response:
-    return Response(await service.view_json(caller), media_type="application/json")
+async def get_view(
+    caller: CallerDep,
+    service: ServiceDep,
+    at: Annotated[
+        int | None,
+        Query(
+            ge=-S.INT32_MAX,
+            le=S.INT32_MAX,
+            description="a replay: the view as it was at this version (0..version, else 400"
+            " bad_version)",
+        ),
+    ] = None,
+    seat: Annotated[
+        int | None,
+        Query(
+            ge=0,
+            le=5,
+            description="with `at`, once the game is over: this seat's view (any caller)",
+        ),
+    ] = None,
+) -> Response:
+    if at is None:
+        return Response(await service.view_json(caller), media_type="application/json")
+    data = await service.view_at(caller, at, seat)
+    return Response(data, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+@router.get(
+    "/{code}/replay",
+    response_model=S.ReplayOut,
+    responses=_errors(401, 404, 409),
+    summary="A replay's outline: the stored version, whether the game is over, its turns",
+    openapi_extra=OPTIONAL_TOKEN,
+)
+async def replay_outline(caller: CallerDep, service: ServiceDep) -> dict[str, Any]:
+    return await service.replay_outline(caller)
 
 
 @router.post(
@@ -190,6 +237,33 @@ async def get_view(caller: CallerDep, service: ServiceDep) -> Response:
 async def send_command(body: S.CommandIn, caller: SeatDep, service: ServiceDep) -> S.CommandOut:
     result = await service.command(caller, body.id, body.command, body.expected_version)
     return S.CommandOut(version=result.version, events=result.events, duplicate=result.duplicate)
+
+
+@router.post(
+    "/{code}/undo",
+    response_model=S.CommandOut,
+    responses=_errors(401, 403, 404, 409, 413),
+    summary="Take back the caller's last command, when it revealed nothing (409 not_undoable)",
+)
+async def undo(caller: SeatDep, service: ServiceDep, body: S.UndoIn | None = None) -> S.CommandOut:
+    body = body or S.UndoIn()
+    command_id = body.id or f"take-back-{uuid.uuid4()}"
+    result = await service.take_back(caller, command_id, body.expected_version)
+    return S.CommandOut(version=result.version, events=result.events, duplicate=result.duplicate)
+
+
+@router.get(
+    "/{code}/coach",
+    response_model=S.CoachOut,
+    responses=_errors(401, 404, 409),
+    summary="What would you do? The hard bot's advice for the caller's seat (room option coach)",
+)
+async def get_coach(
+    caller: SeatDep,
+    service: ServiceDep,
+    lang: Annotated[str, Query(max_length=8, description="the reason's language (en, fr)")] = "en",
+) -> dict[str, Any]:
+    return await service.coach(caller, lang)
 
 
 @router.get(

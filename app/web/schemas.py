@@ -90,8 +90,20 @@ class JoinRoom(Strict):
     name: Name
 
 
+BotLevel = Literal["easy", "normal", "hard"]
+
+
 class AddBot(Strict):
     name: Name | None = None
+    level: BotLevel | None = Field(default=None, description="easy, normal (default) or hard")
+
+
+class SetBotLevel(Strict):
+    level: BotLevel
+
+
+class ReplaceWithBot(Strict):
+    level: BotLevel | None = Field(default=None, description="the bot's level (default: kept)")
 
 
 class StartGame(Strict):
@@ -106,6 +118,16 @@ class CommandIn(Strict):
     id: CommandId = Field(description="chosen by the client (a UUID); resending it is safe")
     command: dict[str, Any] = Field(
         description="a command, e.g. one of `legal_actions`", json_schema_extra=COMMAND_SCHEMA
+    )
+    expected_version: Version | None = Field(
+        default=None, description="refuse (409 stale_version) unless the game is here"
+    )
+
+
+class UndoIn(Strict):
+    id: CommandId | None = Field(
+        default=None,
+        description="chosen by the client (a UUID): resending it is safe; none: one is made",
     )
     expected_version: Version | None = Field(
         default=None, description="refuse (409 stale_version) unless the game is here"
@@ -146,7 +168,15 @@ class SeatOut(BaseModel):
     replaced: bool = Field(
         default=False, description="a person's seat a bot plays until they return"
     )
+    level: Literal["easy", "normal", "hard"] = Field(
+        default="normal", description="the level its bot plays at (when a bot plays it)"
+    )
     connected: bool = Field(description="a socket of this seat is open (bots: always)")
+    left: int | None = Field(
+        default=None,
+        description="the game version its person left the game at (a bot plays it to the "
+        "end); null: still there",
+    )
 
 
 class RoomOut(BaseModel):
@@ -161,7 +191,7 @@ class RoomOut(BaseModel):
     timer: dict[str, Any] | None = Field(
         default=None,
         description='the turn timer: {"turn_seconds", "reserve_seconds", "deadlines": '
-        '[{"seat", "at": epoch seconds}]}; null: off',
+        '[{"seat", "at": epoch seconds}], "paused": epoch of the pause or null}; null: off',
     )
     rematch: str | None = Field(default=None, description="the room Play again opened")
 
@@ -187,10 +217,88 @@ class LogEntry(BaseModel):
     version: int
     seat: int | None
     events: list[dict[str, Any]]
+    by: Literal["standin", "bot"] | None = Field(
+        default=None,
+        description='"standin": a bot played this turn for a person out of time; "bot": a '
+        "bot's move (a bot's seat, or a person's seat a bot plays while they are away)",
+    )
+
+
+class MyRoomPlayer(BaseModel):
+    index: int
+    name: str
+    bot: bool
+
+
+class MyRoomSeat(BaseModel):
+    index: int
+    name: str
+
+
+class MyRoom(BaseModel):
+    code: str
+    url: str
+    game: str
+    title: str
+    status: Literal["lobby", "playing", "finished"]
+    seat: int = Field(description="this device's seat")
+    players: list[MyRoomPlayer] = Field(description="the other seats")
+    to_act: list[MyRoomSeat] = Field(description="whose turn it is")
+    my_turn: bool
+    last_move_at: str | None = Field(description="ISO 8601 UTC of the last move")
+    version: int | None
+    replay_url: str | None
+    hidden: bool
+
+
+class MyRoomsOut(BaseModel):
+    rooms: list[MyRoom]
+
+
+class HiddenOut(BaseModel):
+    hidden: str
+
+
+class ReplayTurn(BaseModel):
+    version: int = Field(description="the first version of this turn")
+    seats: list[int] = Field(description="the seats the game waited for")
+    round: int | None = Field(description="the round, when the game's view names one")
+    prestige: list[int | None] = Field(description="each seat's prestige then (the view's)")
+
+
+class ReplayMove(BaseModel):
+    version: int
+    seat: int
+    type: str = Field(description="the command's type (`take_back`: a take-back)")
+    at: str | None = Field(description="when it was logged, ISO 8601 UTC")
+
+
+class ReplayOut(BaseModel):
+    version: int
+    finished: bool
+    turns: list[ReplayTurn]
+    moves: list[ReplayMove]
 
 
 class LogOut(BaseModel):
     entries: list[LogEntry]
+
+
+class CoachOffer(BaseModel):
+    offer: int | str = Field(description="the offer's id")
+    good: bool = Field(description="accepting it is good for the seat, by the hard bot's values")
+    reason: str = Field(description="one line, in the asked language")
+
+
+class CoachOut(BaseModel):
+    """What the hard bot would do in the seat's place."""
+
+    version: int = Field(description="the game version the advice is for")
+    action: dict[str, Any] | None = Field(
+        description="one of the seat's legal_actions, as listed (null: nothing to do now)"
+    )
+    reason: str | None = Field(description="why, in one line, in the asked language")
+    offers: list[CoachOffer] = Field(description="its word on each open offer the seat may accept")
 
 
 class ViewOut(BaseModel):
@@ -211,6 +319,9 @@ class ViewOut(BaseModel):
 class GameOut(BaseModel):
     id: str
     title: str
+    titles: dict[str, str] = Field(
+        default_factory=dict, description="the title in each language (en, fr), by code"
+    )
     min_players: int
     max_players: int
     options_schema: dict[str, Any] = Field(description="JSON schema of the game's options")
@@ -254,4 +365,13 @@ class WsPing(Strict):
     type: Literal["ping"]
 
 
-WsMessage = Annotated[WsCommand | WsChat | WsResync | WsPing, Field(discriminator="type")]
+class WsVisibility(Strict):
+    """The page is shown or hidden (no notice outside the page while it is shown)."""
+
+    type: Literal["visibility"]
+    visible: bool
+
+
+WsMessage = Annotated[
+    WsCommand | WsChat | WsResync | WsPing | WsVisibility, Field(discriminator="type")
+]

@@ -5,6 +5,7 @@ See docs/security.md for the threat model these serve.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import orjson
@@ -37,8 +38,18 @@ _COMMON = [
 ]
 
 
+# A static script, style sheet or image under its hashed name (app/web/assets.py): never
+# a document, so the policies about documents (CSP, framing, referrer, opener,
+# permissions) do nothing on it; nosniff stays. ~500 bytes less on each of the ~40
+# files of a first visit.
+_HASHED_SUBRESOURCE = re.compile(r"^/static/[A-Za-z0-9_./-]+\.[0-9a-f]{10}\.(js|css|png)$")
+_SUBRESOURCE = [(b"x-content-type-options", b"nosniff")]
+
+
 def security_headers(path: str) -> list[tuple[bytes, bytes]]:
     """The headers every HTTP answer on `path` carries."""
+    if _HASHED_SUBRESOURCE.match(path):
+        return _SUBRESOURCE
     csp = DOCS_CSP if path.startswith(DOCS_PATHS) else CSP
     return [*_COMMON, (b"content-security-policy", csp.encode())]
 

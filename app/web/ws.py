@@ -29,10 +29,10 @@ from starlette.websockets import WebSocketState
 from app import metrics
 from app.config import Settings
 from app.realtime.hub import Connection
-from app.rooms import tokens
 from app.rooms.errors import PlatformError
 from app.rooms.ratelimit import ConnectionCounter, RateLimiter
 from app.rooms.service import Caller, RoomService
+from app.web import device
 from app.web import schemas as S
 from app.web.security import client_address
 
@@ -105,10 +105,13 @@ async def room_socket_route(websocket: WebSocket) -> None:
     keep two exit stacks and its frames alive for as long as each socket is open (~3 KB
     of memory per idle socket); the path's code and the query's token are read here."""
     token = websocket.query_params.get("token")
-    await room_socket(websocket, websocket.path_params["code"], token)
+    patches = websocket.query_params.get("patches") in ("1", "true")
+    await room_socket(websocket, websocket.path_params["code"], token, patches)
 
 
-async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
+async def room_socket(
+    websocket: WebSocket, code: str, token: str | None = None, patches: bool = False
+) -> None:
     if not origin_allowed(websocket):
         await websocket.close(code=CLOSE_POLICY, reason="origin not allowed")
         return
@@ -119,7 +122,7 @@ async def room_socket(websocket: WebSocket, code: str, token: str | None = None)
     await websocket.accept()
     metrics.socket_opened()
     try:
-        await _room_socket(websocket, code, token, service, settings, limits, address)
+        await _room_socket(websocket, code, token, service, settings, limits, address, patches)
     finally:
         metrics.socket_closed()
 
@@ -132,13 +135,14 @@ async def _room_socket(
     settings: Settings,
     limits: SocketLimits,
     address: str,
+    patches: bool = False,
 ) -> None:
     if not limits.per_ip.acquire(address):
         await _refuse(websocket, "too_many_sockets", "too many sockets from here", CLOSE_TOO_MANY)
         return
     seat_key: tuple[str, int] | None = None
     try:
-        token = token or websocket.cookies.get(tokens.cookie_name(code))
+        token = token or device.token_for(websocket, settings, code)
         try:
             caller = await service.authenticate(code, token)
         except PlatformError as error:
@@ -155,7 +159,7 @@ async def _room_socket(
                 )
                 return
             seat_key = (code, seat.id)
-        await _serve(websocket, service, settings, caller, token if seat else None)
+        await _serve(websocket, service, settings, caller, token if seat else None, patches)
     finally:
         limits.per_ip.release(address)
         if seat_key is not None:
@@ -168,9 +172,11 @@ async def _serve(
     settings: Settings,
     caller: Caller,
     token: str | None,
+    patches: bool = False,
 ) -> None:
     seat = caller.seat
     conn = Connection(websocket, caller.code, seat.id if seat else None)
+    conn.patches = patches
     limiter = RateLimiter(settings.ws_message_rate, settings.ws_message_burst, max_keys=1)
     idle = settings.ws_idle_seconds or None
     try:
@@ -256,7 +262,7 @@ async def _handle(
         where = ".".join(str(x) for x in first.get("loc", ()))[:200] or "message"
         _refuse_message(conn, limiter, command_id, "bad_message", f"{where}: {first.get('msg')}")
         return
-    if isinstance(message, S.WsPing | S.WsResync) and not limiter.allow(None):
+    if isinstance(message, S.WsPing | S.WsResync | S.WsVisibility) and not limiter.allow(None):
         conn.send(error_message(None, "rate_limited", "too many messages: slow down"))
         return
     try:
@@ -270,6 +276,8 @@ async def _handle(
             return
         if isinstance(message, S.WsPing):
             conn.send(b'{"type":"pong"}')
+        elif isinstance(message, S.WsVisibility):
+            conn.visible = message.visible
         elif isinstance(message, S.WsCommand):
             if caller.seat is None:
                 raise PlatformError(403, "forbidden", "spectators may not send commands")

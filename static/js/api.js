@@ -44,20 +44,30 @@ export function createRoom(name, { game, options } = {}) {
   return api("POST", "/api/rooms", { body });
 }
 
-/** The games this server hosts: [{id, title, min_players, max_players, options_schema, defaults}]. */
+/** The games this server hosts: [{id, title, min_players, max_players, options_schema, defaults}],
+ *  each `title` in the page's language (from `titles`). */
 export async function listGames() {
   const data = await api("GET", "/api/games");
-  return data?.games || [];
+  return (data?.games || []).map((g) => ({ ...g, title: g.titles?.[lang()] ?? g.title }));
 }
 
 export const getRoom = (code) => api("GET", room(code));
 export const joinRoom = (code, name) => api("POST", `${room(code)}/seats`, { body: { name } });
 export const addBot = (code) => api("POST", `${room(code)}/bots`, { body: {} });
+export const coach = (code, lang) => api("GET", `${room(code)}/coach?lang=${encodeURIComponent(lang)}`);
+export const setBotLevel = (code, index, level) =>
+  api("PUT", `${room(code)}/seats/${index}/level`, { body: { level } });
 export const removeSeat = (code, index) => api("DELETE", `${room(code)}/seats/${index}`);
 export const setOptions = (code, options) => api("PUT", `${room(code)}/options`, { body: { options } });
 export const startGame = (code, options) => api("POST", `${room(code)}/start`, { body: { options } });
 export const openSession = (code, token) => api("POST", `${room(code)}/session`, { token });
 export const whoAmI = (code) => api("GET", `${room(code)}/me`);
+/** Take back this seat's last command (409 not_undoable when the server will not). */
+export const undo = (code, version) => api("POST", `${room(code)}/undo`, { body: { expected_version: version } });
+/** A replay: the view at `version` (of `seat`, once the game is over); the outline. */
+export const viewAt = (code, version, seat) => api("GET",
+  `${room(code)}/view?at=${version}${seat === null || seat === undefined ? "" : `&seat=${seat}`}`);
+export const replayOutline = (code) => api("GET", `${room(code)}/replay`);
 export const getView = (code) => api("GET", `${room(code)}/view`);
 
 /** The seat index in a /me answer, whatever its exact shape (null: no seat). */
@@ -70,13 +80,20 @@ export function seatIndex(me) {
   return typeof seat.index === "number" ? seat.index : null;
 }
 
+/** The version of a game's content the page names (data-content): the answer to a
+ *  versioned URL is cached a year. */
+function contentVersion(game) {
+  try { return JSON.parse(document.body?.dataset.content || "{}")[game] || null; } catch { return null; }
+}
+
 const contents = new Map();
 /** A game's client catalogue (map, rules numbers, card texts...), fetched once per page. */
 export function loadContent(game) {
   if (!contents.has(game)) {
     contents.set(
       game,
-      api("GET", `/api/games/${encodeURIComponent(game)}/content?lang=${encodeURIComponent(lang())}`)
+      api("GET", `/api/games/${encodeURIComponent(game)}/content?lang=${encodeURIComponent(lang())}${
+        contentVersion(game) ? `&v=${encodeURIComponent(contentVersion(game))}` : ""}`)
         .then((content) => { addMessages(content.messages); return content; }),
     );
   }
@@ -88,6 +105,9 @@ const tokenKey = (code) => `karanor:token:${code}`;
 export const rememberToken = (code, token) => {
   try { sessionStorage.setItem(tokenKey(code), token); } catch { /* private mode */ }
 };
+export const forgetToken = (code) => {
+  try { sessionStorage.removeItem(tokenKey(code)); } catch { /* private mode */ }
+};
 export const rememberedToken = (code) => {
   try { return sessionStorage.getItem(tokenKey(code)); } catch { return null; }
 };
@@ -97,6 +117,8 @@ export const replaceWithBot = (code, index) => api("POST", `${room(code)}/seats/
 export const handBack = (code, index) => api("DELETE", `${room(code)}/seats/${index}/bot`);
 export const setTimer = (code, turnSeconds, reserveSeconds) => api("PUT", `${room(code)}/timer`,
   { body: { turn_seconds: turnSeconds, reserve_seconds: reserveSeconds } });
+export const leaveGame = (code) => api("POST", `${room(code)}/leave`);
+export const setPaused = (code, paused) => api("PUT", `${room(code)}/timer/paused`, { body: { paused } });
 export const rematch = (code) => api("POST", `${room(code)}/rematch`);
 export const serverInfo = () => api("GET", "/api/server");
 

@@ -66,6 +66,15 @@ export class ChatPanel {
     this.seated = true;
     this.hint = h("p", { class: "chat-hint", "data-testid": "chat-hint", role: "status", hidden: true });
     this.form.after(this.hint);
+    // Quick reactions: one tap sends a short line, in the sender's language (issue 27).
+    this.emotes = h("div", { class: "chat-emotes", role: "group", "aria-label": t("Quick reactions") },
+      ...[t("👍 Nice move!"), t("😄 Good game!"), t("🤔 Thinking…"), t("⏳ One moment, please")].map((text) =>
+        h("button", { type: "button", class: "btn small chat-emote", "data-testid": "chat-emote",
+          onclick: () => {
+            if (!this.seated) this.say(t("Take a seat to chat: the chat is for the players."), "seat");
+            else if (!this.socket.chat(text)) this.say(t("Not connected: your message is kept; send it again when the connection is back."));
+          } }, text)));
+    this.form.before(this.emotes);
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = this.input.value.trim();

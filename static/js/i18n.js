@@ -7,6 +7,8 @@
 //   tn("{n} gold", "{n} gold", 3)                 -> "3 or"
 //   tp("verb", "Build")                           -> msgctxt "verb"
 //   t("{actor} counters {owner}'s offer.", {actor: "Ana", owner: "Bo"})
+//   t("You moved to {place}.", {place: noun("Dunes Rouges", "les")})  -> "Vous êtes allé aux Dunes Rouges."
+//     (the French text says "{place:au}": a name's form is chosen by the message, see form())
 
 const PLURAL = {
   en: (n) => (n === 1 ? 0 : 1),
@@ -27,9 +29,40 @@ export function addMessages(messages) {
   for (const [k, v] of Object.entries(messages || {})) table.set(k, v);
 }
 
+const VOWEL = /^[aeiouyhàâäéèêëîïôöùûüœ]/i;
+
+/** `name` in the grammatical form `spec` (le, Le, au, du; "" bare), as app/games/i18n.py's
+ *  form(): the article is le, la, l', les or "" (a proper name). */
+export function form(name, article, spec) {
+  const a = article || "";
+  if (!spec) return name;
+  if (spec === "le" || spec === "Le") {
+    const text = a === "l'" ? `l'${name}` : a ? `${a} ${name}` : name;
+    return spec === "Le" ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  }
+  if (spec === "au") return ({ le: "au ", la: "à la ", "l'": "à l'", les: "aux " }[a] ?? "à ") + name;
+  if (spec === "du") {
+    if (!a) return (VOWEL.test(name) ? "d'" : "de ") + name;
+    return { le: "du ", la: "de la ", "l'": "de l'", les: "des " }[a] + name;
+  }
+  return name;
+}
+
+/** A name with its article, for a message's {param:form} ("{place:au}" -> "aux Dunes
+ *  Rouges"); shown bare it is its name. */
+export function noun(name, article) {
+  const a = ["le", "la", "l'", "les"].includes(article) ? article : ""; // an untranslated article: none
+  return { name: String(name ?? ""), article: a, toString() { return this.name; } };
+}
+
 function format(text, params) {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, name, spec) => {
+    if (!(name in params)) return whole;
+    const v = params[name];
+    if (!spec) return String(v);
+    return v && typeof v === "object" && "article" in v ? form(v.name, v.article, spec) : form(String(v), "", spec);
+  });
 }
 
 /** The translation of `msgid`, its {params} filled. */
@@ -58,7 +91,8 @@ export function tn(singular, plural, n, params) {
 export async function loadPlatform() {
   current = document.documentElement.lang || "en";
   if (current === "en") return;
-  const r = await fetch(`/api/i18n/${encodeURIComponent(current)}`);
+  const v = document.body?.dataset.i18n; // the strings' version: that answer is cached a year
+  const r = await fetch(`/api/i18n/${encodeURIComponent(current)}${v ? `?v=${encodeURIComponent(v)}` : ""}`);
   if (r.ok) addMessages((await r.json()).messages);
 }
 

@@ -6,7 +6,7 @@ import { OptionsForm } from "./options.js";
 import { showQr } from "./qr.js";
 import { t } from "./i18n.js";
 import { TimerForm } from "./table.js";
-import { clear, copyText, h, playerRange, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
+import { BOT_LEVELS as LEVELS, clear, copyText, h, levelName, playerRange, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
 
 /** Whether a host name is this machine only (friends cannot open a link to it). */
 export function isLoopback(host) {
@@ -138,6 +138,19 @@ export class Lobby {
     return room.seat_limit ?? room.options?.max_players ?? this.game?.max_players ?? 6;
   }
 
+  /** The host's choice of a bot seat's level (hook `bot-level`). */
+  levelControl(seat) {
+    const select = h("select", { class: "bot-level", "data-testid": "bot-level",
+      "aria-label": t("Level of {name}", { name: seat.name }) },
+      ...LEVELS.map((level) => h("option", { value: level, text: levelName(level) })));
+    select.value = seat.level || "normal";
+    select.addEventListener("change", () => this.guard(async () => {
+      await API.setBotLevel(this.app.code, seat.index, select.value);
+      await this.app.refreshRoom();
+    }));
+    return select;
+  }
+
   render(room, mySeat) {
     const seats = room.seats || [];
     const me = seats.find((s) => s.index === mySeat);
@@ -150,8 +163,11 @@ export class Lobby {
         h("span", { class: "seat-name", text: seat.name }),
         (seat.host ?? seat.index === 0) ? h("span", { class: "tag", text: t("host") }) : null,
         seat.bot ? h("span", { class: "tag", text: t("bot") }) : null,
+        seat.bot && !(isHost && room.status === "lobby")
+          ? h("span", { class: "tag level", text: levelName(seat.level) }) : null,
         seat.index === mySeat ? h("span", { class: "tag you", text: t("you") }) : null,
         presenceDot(Boolean(seat.connected || seat.bot)));
+      if (isHost && seat.bot && room.status === "lobby") li.append(this.levelControl(seat));
       if (isHost && seat.index !== mySeat && room.status === "lobby") {
         li.append(h("button", { type: "button", class: "btn small", "aria-label": t("Remove {name}", { name: seat.name }),
           onclick: () => this.guard(async () => {

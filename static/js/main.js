@@ -7,30 +7,33 @@ import { ChatPanel } from "./chat.js";
 import { endFrame, renderEndFrame } from "./endgame.js";
 import * as generic from "./generic.js";
 import { Lobby } from "./lobby.js";
+import { askCoach } from "./coach.js";
 import { GameLog, logCard } from "./log.js";
 import { turnCue } from "./notify.js";
 import { RoomSocket } from "./socket.js";
 import { loadPlatform, t, tn } from "./i18n.js";
 import { languageSwitch } from "./language.js";
+import { ReplayPlayer } from "./replay.js";
+import { storyCard } from "./story.js";
 import { GameMenu, Table } from "./table.js";
-import { h, tapTips, toast, uuid } from "./util.js";
+import { assetUrl, h, tapTips, toast, uuid } from "./util.js";
 
 const $id = (id) => document.getElementById(id);
 /** How long "while you were away" stays unfolded (then its title only, until opened). */
 const SUMMARY_OPEN_MS = 20_000;
+/** Longer than this with no socket or the tab hidden, and the player was away. */
+const AWAY_MS = 3_000;
 
 /** A foldable notice folded (its title only) or open. */
 function setFolded(node, folded) {
   node.classList.toggle("folded", folded);
   node.querySelector(".notice-fold")?.setAttribute("aria-expanded", String(!folded));
 }
-// The asset version this page was loaded with (?v=...), passed on to the game's module.
-const ASSET_VERSION = new URL(import.meta.url).searchParams.get("v");
-
 /** The game's module, or the generic table when there is none (or it fails to load). */
 async function loadGameModule(game) {
   if (!/^[a-z0-9_-]{1,40}$/.test(game)) return generic;
-  const url = new URL(`/static/js/games/${game}/index.js${versionQuery()}`, location.href);
+  // Its hashed (cached a year) name, from the page's map (app/web/assets.py).
+  const url = new URL(assetUrl(`/static/js/games/${game}/index.js`), location.href);
   let module;
   try {
     module = await import(url.href);
@@ -42,12 +45,10 @@ async function loadGameModule(game) {
   return module;
 }
 
-const versionQuery = () => (ASSET_VERSION ? `?v=${encodeURIComponent(ASSET_VERSION)}` : "");
-
 /** A module's style sheets (paths relative to it), loaded before its table is drawn. */
 function loadStyles(paths, base) {
   return Promise.all(paths.map((path) => new Promise((resolve) => {
-    const href = new URL(`${path}${versionQuery()}`, base).href;
+    const href = new URL(assetUrl(new URL(path, base).pathname), location.href).href;
     document.head.append(h("link", { rel: "stylesheet", href, onload: resolve, onerror: resolve }));
   })));
 }
@@ -59,10 +60,14 @@ class RoomPage {
     this.mySeat = null;
     this.view = null;
     this.busy = false;
+    this.busyUntil = null; // the version whose view ends `busy` (see send)
+    this.busyNodes = null; // the controls markBusy turned off
     this.content = null;
     this.firstView = true;
     this.module = null;
     this.game = null; // what the module's mount() returned, once the game is on screen
+    // The replay page (/r/{code}/replay): the same page, no socket, the board at any version.
+    this.replayMode = $id("app")?.dataset.replay === "1";
   }
 
   async start() {
@@ -74,8 +79,11 @@ class RoomPage {
     try {
       this.room = await API.getRoom(this.code);
       this.gameId = this.room.game;
+      // Together, not one after the other (issue 31: the board's first draw waited on
+      // each round trip in turn).
       [this.content, this.module, games] = await Promise.all([
         API.loadContent(this.gameId), loadGameModule(this.gameId), API.listGames().catch(() => []),
+        this.refreshMe(),
       ]);
     } catch (e) {
       this.fatal(e.status === 404 ? t("There is no room at this address. Check the link.") : e.message,
@@ -86,13 +94,21 @@ class RoomPage {
     // The game page's heading (the lobby has its own): the game and the room.
     $id("page-title").textContent = t("{game}, room {code}", {
       game: this.gameInfo?.title ?? this.gameId, code: this.code });
-    await this.refreshMe();
+    // The top bar names the game played here (the way home stays the same link).
+    const brand = document.querySelector(".topbar .brand");
+    if (brand && this.gameInfo?.title) {
+      brand.textContent = this.gameInfo.title;
+      brand.setAttribute("aria-label", t("{game}: Karanor Online home", { game: this.gameInfo.title }));
+      brand.dataset.testid = "brand";
+    }
     this.socket = new RoomSocket(this.code, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => this.onStatus(status),
       pingMs: Number($id("app").dataset.pingMs) || 0,
+      patches: true, // each view after the first as the change since the one before
     });
     this.table = new Table(this);
+    $id("coach-button").addEventListener("click", (e) => askCoach(this.code, e.currentTarget));
     this.lobby = new Lobby(this, this.gameInfo, this.module.lobby || {});
     this.panel = new ChatPanel($id("trade-panel"), { socket: this.socket });
     if (this.module.panel) this.panel.extend(this.module.panel);
@@ -101,8 +117,20 @@ class RoomPage {
     this.watchFocus();
     $id("game").before(this.notices); // phones: in the page's flow, above the table
     this.parts = { endgame: endFrame(), log: log.card, seats: this.table.card };
-    this.log = new GameLog(log.list, (e) => this.describe(e), this.code);
+    // The table's own notes to this player (out of time, what the bot did, while you
+    // were away): at the top of the log column, never over the board or the actions.
+    this.infoBox = h("div", { class: "log-notices", "data-testid": "log-notices", "aria-live": "polite" });
+    log.list.before(this.infoBox);
+    this.log = new GameLog(log.list, (e, asWatcher) => this.describe(e, asWatcher), this.code,
+      (seat, by) => this.byline(seat, by));
+    this.watchAway();
     $id("loading").hidden = true;
+    if (this.replayMode) {
+      document.body.classList.add("replaying");
+      this.replay = new ReplayPlayer(this);
+      await this.replay.start();
+      return;
+    }
     $id("trade-panel").hidden = false;
     this.showRoom();
     this.socket.connect();
@@ -166,6 +194,16 @@ class RoomPage {
     this.roomTimer = setTimeout(() => this.refreshRoom(), 250);
   }
 
+  /** This seat left the game (the server cleared its cookie): watch from here on. */
+  async leftGame(room) {
+    this.mySeat = null;
+    this.room = room;
+    this.view = null;
+    this.socket.close();
+    this.socket.connect();
+    this.showRoom();
+  }
+
   async afterJoin(index) {
     this.mySeat = index;
     await this.refreshRoom();
@@ -197,13 +235,20 @@ class RoomPage {
     this.panel?.sync();
     this.panel?.setSeated(this.mySeat !== null);
     this.table?.topClock();
+    $id("coach-button").hidden = inLobby || !this.room?.options?.coach || this.mySeat === null
+      || this.room?.status !== "playing";
     if (!inLobby && !this.menu && this.table) this.menu = new GameMenu(this);
+    if (this.menu?.dialog.open) this.menu.render(); // a timer change seen at once
+    this.watchingLabel(!inLobby && this.mySeat === null);
+    this.leftNotes();
+    this.seatReturned();
     if (inLobby) this.lobby.render(this.room, this.mySeat);
     else if (this.view) this.render();
     else if (this.socket?.isOpen) this.socket.resync();
   }
 
   onStatus(status) {
+    this.awayWhile(status !== "open", "socket");
     const conn = $id("conn");
     if (conn.dataset.state === "closed" && conn.dataset.final) return;
     conn.dataset.state = status;
@@ -224,6 +269,7 @@ class RoomPage {
 
   /** presence: {seats: [{index, connected}]} (merged into the seats we know); room: {room}. */
   onPresence(msg) {
+    if (typeof msg.watching === "number") this.showWatching(msg.watching);
     if (!Array.isArray(msg.seats) || !this.room) {
       this.refreshRoom();
       return;
@@ -260,6 +306,10 @@ class RoomPage {
     if (!view) return;
     if (this.view && view.version < this.view.version) return; // an older view arrived late
     const wasMyTurn = this.isMyTurn();
+    // The view of the command this page sent: drawn below with the buttons back on.
+    if (this.busyUntil !== null && view.version >= this.busyUntil) {
+      this.release(false);
+    }
     this.view = view;
     if (view.seat !== undefined && view.seat !== null && this.mySeat === null) this.mySeat = view.seat;
     $id("version").textContent = String(view.version);
@@ -272,6 +322,9 @@ class RoomPage {
     this.mountGame();
     this.freshEvents = msg.events || [];
     this.log.onView(msg, this.firstView);
+    if (!this.firstView && msg.by === "standin" && msg.seat === this.mySeat && this.mySeat !== null) {
+      this.standinNotice();
+    }
     if (!this.firstView) this.noticeEvents(msg.events || [], view);
     // The timer's deadlines move with each version; rooms without a timer need nothing.
     if (this.room?.timer && !this.firstView) this.refreshRoomSoon();
@@ -285,10 +338,59 @@ class RoomPage {
     }
     const myTurn = this.isMyTurn();
     turnCue(wasMyTurn, myTurn);
+    // A page opened on a game under way: its player was away (not at the very start).
+    if (this.away.first === undefined) this.away.first = view.version > 1;
     if (!wasMyTurn && myTurn) this.awaySummary();
     // Read or not, the summary folds to its title once this seat has acted: on a laptop
     // it lies over the map's corner, where the next move may be.
     else if (this.summaryNode && (msg.events || []).some((e) => e.seat === this.mySeat)) this.foldSummary();
+  }
+
+  /** A replay's view (ReplayPlayer): drawn by the game's module like a live one, with the
+   *  events of the step (animated as in a live game) or none (a jump); nothing to send. */
+  showReplayView(view, events) {
+    this.view = { ...view, legal_actions: [], can_undo: false };
+    $id("version").textContent = String(view.version);
+    this.mountGame();
+    this.freshEvents = events || [];
+    this.showRoom();
+  }
+
+  /** Take back this seat's last command (POST .../undo); the new view comes by the socket. */
+  async undo() {
+    if (this.busy || !this.view?.can_undo) return;
+    this.busy = true;
+    this.render();
+    try {
+      await API.undo(this.code, this.view.version);
+      if (!this.socket.isOpen) {
+        const view = await API.getView(this.code);
+        this.onView({ type: "view", version: view.version, events: [], view });
+      }
+    } catch (e) {
+      toast(e.message || t("The server refused that."), "error");
+      if (e.code && /stale|version/.test(e.code)) this.socket.resync();
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  /** The Undo button, on the page exactly when the server would take the command back. */
+  renderUndo(view) {
+    let button = $id("undo-button");
+    if (!view.can_undo || view.status !== "playing" || this.replayMode) {
+      button?.remove();
+      return;
+    }
+    if (!button) {
+      button = h("button", { id: "undo-button", type: "button", class: "btn undo-button", "data-testid": "undo",
+        title: t("Take back your last move: it revealed nothing"),
+        "data-tip": t("Take back your last move: it revealed nothing"),
+        onclick: () => this.undo() }, h("span", { "aria-hidden": "true" }, "↶ "), t("Undo"));
+      $id("turn-banner").after(button);
+    }
+    button.disabled = this.busy;
   }
 
   foldSummary() {
@@ -299,7 +401,8 @@ class RoomPage {
 
   /** A notice that stays until dismissed (attacks: who did what to you, what you lost);
    * a `foldable` one's title is a button that folds it to the title and unfolds it. */
-  notice(text, { kind = "alert", testid = "notice", title = null, lines = null, foldable = false } = {}) {
+  notice(text, { kind = "alert", testid = "notice", title = null, lines = null, foldable = false,
+    inLog = false } = {}) {
     const heading = !title ? null : foldable
       ? h("button", { type: "button", class: "notice-fold", "aria-expanded": "true",
         onclick: () => setFolded(node, !node.classList.contains("folded")) }, title)
@@ -312,9 +415,110 @@ class RoomPage {
       lines ? h("ul", {}, ...lines.map((l) => h("li", { text: l }))) : null),
     h("button", { type: "button", class: "notice-close", "aria-label": t("Dismiss"), "data-tip": t("Dismiss"),
       onclick: () => node.remove() }, "×"));
-    this.notices.append(node);
-    while (this.notices.children.length > 4) this.notices.firstElementChild.remove();
+    const box = inLog ? this.infoBox : this.notices;
+    box.append(node);
+    while (box.children.length > 4) box.firstElementChild.remove();
     return node;
+  }
+
+  /** "Finn left the game": in the log after the version they left at, and on the end screen. */
+  leftNotes() {
+    for (const seat of this.room?.seats || []) {
+      if (seat.left === null || seat.left === undefined) continue;
+      this.log?.note(seat.left, t("{name} left the game: a bot plays their seat to the end.", { name: seat.name }),
+        `left-${seat.index}`);
+    }
+  }
+
+  /** The table sees who watches: "2 watching" in the top bar (spectators' pages). */
+  showWatching(n) {
+    const box = $id("watching-count");
+    if (!box) return;
+    box.hidden = !n;
+    box.textContent = n ? `👁 ${tn("{n} watching", "{n} watching", n)}` : "";
+    box.title = t("People watching this game without a seat");
+  }
+
+  /** A spectator is told they only watch (the game's banner speaks to players). */
+  watchingLabel(show) {
+    if (show && !this.watchingNode) {
+      this.watchingNode = h("p", { class: "watching-label", "data-testid": "watching", role: "status",
+        text: t("You are watching this game: you have no seat at this table.") });
+      $id("game").before(this.watchingNode);
+    }
+    if (this.watchingNode) this.watchingNode.hidden = !show;
+  }
+
+  // --- away or not, and the bot that played for you ----------------------------------------
+
+  /** The tab hidden or the socket closed, for longer than a moment: the player was away. */
+  watchAway() {
+    this.away = { since: {}, was: false, first: undefined };
+    document.addEventListener("visibilitychange", () => this.awayWhile(document.hidden, "tab"));
+    if (document.hidden) this.awayWhile(true, "tab");
+  }
+
+  awayWhile(gone, why) {
+    const since = this.away.since;
+    if (gone) {
+      since[why] ??= Date.now();
+    } else if (since[why] !== undefined) {
+      if (Date.now() - since[why] > AWAY_MS) this.away.was = true;
+      delete since[why];
+    }
+  }
+
+  /** Whether the player missed something since their last turn (and forget it). */
+  takeAway() {
+    const was = this.away.was || Boolean(this.away.first)
+      || Object.values(this.away.since).some((at) => Date.now() - at > AWAY_MS);
+    this.away.was = false;
+    this.away.first = false;
+    return was;
+  }
+
+  /** "A bot played for Finn (out of time)": a bot's move for a person's seat (null: a bot's own seat). */
+  byline(seat, by) {
+    const info = this.room?.seats?.find((s) => s.index === seat);
+    if (!info || (info.bot && !info.replaced)) return null;
+    const me = seat === this.mySeat;
+    if (by === "standin") {
+      return me ? t("A bot played for you (out of time)") : t("A bot played for {name} (out of time)", { name: info.name });
+    }
+    return me ? t("A bot played for you (you were away)") : t("A bot played for {name} (away)", { name: info.name });
+  }
+
+  /** Out of time: a bot played this turn; the next is yours. A banner, and the log says so. */
+  standinNotice() {
+    this.standinNode?.remove();
+    const text = t("Out of time: a bot played this turn for you. The seat is still yours: your next turn is yours again, with a fresh clock.");
+    this.standinNode = this.notice(text, { kind: "info", testid: "standin-notice", title: t("A bot played for you"), inLog: true });
+    toast(t("Out of time: a bot played this turn for you."), "info", 6000);
+  }
+
+  /** My seat was played by a bot while I was gone and is mine again: what the bot did. */
+  async seatReturned() {
+    const me = this.room?.seats?.find((s) => s.index === this.mySeat);
+    if (!me || this.room.status !== "playing") return;
+    const was = this.replacedBefore;
+    this.replacedBefore = Boolean(me.replaced);
+    if (!was || me.replaced) return;
+    await this.log.ready;
+    const mine = this.log.entries.filter((e) => e.actor === this.mySeat);
+    let start = 0;
+    for (let i = mine.length - 1; i >= 0; i -= 1) if (!mine[i].by) { start = i + 1; break; }
+    const lines = [];
+    for (const entry of mine.slice(start)) {
+      for (const e of entry.events) {
+        const line = this.describe(e, true);
+        if (line && line !== lines[lines.length - 1]) lines.push(line);
+      }
+    }
+    this.botNode?.remove();
+    this.botNode = this.notice(lines.length ? null : t("It had nothing to play."), {
+      kind: "info", testid: "bot-summary", inLog: true, foldable: lines.length > 0,
+      title: t("Welcome back: a bot played for you while you were away"), lines: lines.slice(-8),
+    });
   }
 
   /** Events of a new view aimed at this seat, as the game words them (game.notices). */
@@ -326,9 +530,12 @@ class RoomPage {
   }
 
   /** "While you were away": what the others did since this seat last acted, when its turn comes. */
-  awaySummary() {
+  async awaySummary() {
     const me = this.mySeat;
     if (me === null || !this.game) return;
+    // Only for a player who was away: one who watched has seen it all (the log keeps it).
+    if (!this.takeAway()) return;
+    await this.log.ready; // a page just opened reads the log back first
     const entries = this.log.entries;
     let start = 0;
     for (let i = entries.length - 1; i >= 0; i -= 1) {
@@ -353,7 +560,8 @@ class RoomPage {
     this.summaryNode?.remove();
     // Folded: the title only, the map free under it. It folds by itself after a while, or
     // once this seat acts.
-    const node = this.notice(null, { kind: "info", testid: "away-summary", title, lines: shown, foldable: true });
+    const node = this.notice(null, { kind: "info", testid: "away-summary", title, lines: shown, foldable: true,
+      inLog: true });
     this.summaryNode = node;
     setTimeout(() => { if (this.summaryNode === node) this.foldSummary(); }, SUMMARY_OPEN_MS);
   }
@@ -364,10 +572,17 @@ class RoomPage {
     return Boolean(this.game.isMyTurn ? this.game.isMyTurn(v) : generic.isMyTurn(v));
   }
 
-  /** The event in words, as the game says it. */
-  describe(event) {
+  /** The event in words, as the game says it; `asWatcher`: as a spectator reads it
+   * (a bot's move for this seat: "Finn moved", not "You moved"). */
+  describe(event, asWatcher = false) {
     if (!this.game) return null;
-    return this.game.describe ? this.game.describe(event, this.view) : null;
+    // The platform's own entry: a take-back (docs/api.md, "Take-backs").
+    if (event.type === "take_back") return t("{name} took back a move", { name: this.who(event.seat) });
+    if (!this.game.describe) return null;
+    if (!asWatcher || !this.view) return this.game.describe(event, this.view);
+    const text = this.game.describe(event, { ...this.view, seat: null });
+    this.game.who?.(0, this.view); // the game's words read from this seat again
+    return text;
   }
 
   /** "You", or the seat's name. */
@@ -380,15 +595,21 @@ class RoomPage {
   /** Send one command; the buttons stay disabled until the server answers.
    *  Resolves to true when the server accepted it. */
   async send(command) {
-    if (this.busy || !this.view) return false;
+    if (this.busy || !this.view || this.replayMode) return false;
     this.summaryNode?.remove(); // the player is acting: the summary has done its job
     let ok = false;
+    let until = null; // the version whose view ends the wait (it follows the ack)
     this.busy = true;
-    this.render();
     try {
       if (this.socket.isOpen) {
-        await this.socket.command(command, this.view.version);
+        // The command leaves first; then its buttons are turned off, without drawing
+        // the table again (issue 31: a whole render here delayed every command).
+        const answer = this.socket.command(command, this.view.version);
+        this.markBusy();
+        const ack = await answer;
+        if (typeof ack?.version === "number" && this.view.version < ack.version) until = ack.version;
       } else {
+        this.markBusy();
         await API.api("POST", `/api/rooms/${encodeURIComponent(this.code)}/commands`, {
           body: { id: uuid(), command, expected_version: this.view.version },
         });
@@ -401,10 +622,39 @@ class RoomPage {
       toast(message, "error");
       if (e.code && /stale|version|conflict/.test(e.code)) this.socket.resync();
     } finally {
-      this.busy = false;
-      this.render();
+      if (until === null) this.release();
+      else {
+        // The server sends the ack before the version's view: the table is drawn once,
+        // when that view comes (onView), with the buttons back; not now with the old one.
+        this.busyUntil = until;
+        clearTimeout(this.busyTimer);
+        this.busyTimer = setTimeout(() => this.release(), 3000);
+      }
     }
     return ok;
+  }
+
+  /** While a command is on its way: its buttons off, focus noted (restored at the next
+   *  render), the table left as it is. */
+  markBusy() {
+    this.noteFocus();
+    this.busyNodes = [];
+    for (const node of document.querySelectorAll("#game [data-command], #trade-panel [data-command]")) {
+      if (node.disabled) continue;
+      node.disabled = true;
+      this.busyNodes.push(node); // the next render replaces them; any it kept is turned back on
+    }
+    $id("game").classList.add("busy");
+  }
+
+  /** The command is answered: the buttons back (a render, unless a view just drew them). */
+  release(render = true) {
+    clearTimeout(this.busyTimer);
+    this.busyUntil = null;
+    $id("game").classList.remove("busy");
+    if (!this.busy) return;
+    this.busy = false;
+    if (render) this.render();
   }
 
   /** What a game module is given (docs/client.md: "The game module interface"). */
@@ -427,6 +677,8 @@ class RoomPage {
       // Added with the table (docs/client.md): the seat's tags, countdown and host's tools
       // for a player panel; a lasting notice; the countdown of one seat.
       seatTools: (seat) => this.table.seatTools(seat),
+      // The game menu (rules, resume link, timer), openable over a game's own dialog.
+      openMenu: () => this.menu?.open(),
       countdown: (seat) => this.table.countdown(seat),
       notice: (text, opts) => this.notice(text, opts),
     };
@@ -435,6 +687,10 @@ class RoomPage {
   /** Play again / Join the rematch / Back to the start, under the end screen. */
   playAgainNode(view) {
     if (view.status !== "finished") return null;
+    if (this.replayMode) {
+      return h("div", { class: "row end-actions" },
+        h("a", { class: "btn", href: `/r/${encodeURIComponent(this.code)}`, "data-testid": "back-to-room" }, t("Back to the room")));
+    }
     const rematch = this.room?.rematch ?? null;
     let mine = null;
     try { mine = localStorage.getItem(`karanor:rematch:${this.code}`); } catch { /* */ }
@@ -451,6 +707,8 @@ class RoomPage {
     } else if (rematch) {
       row.append(h("a", { class: "btn", href: `/r/${rematch}` }, t("Watch the rematch")));
     }
+    row.append(h("a", { class: "btn", href: `/r/${encodeURIComponent(this.code)}/replay`, "data-testid": "replay" },
+      t("Watch the replay")));
     row.append(h("a", { class: "btn", href: "/", "data-testid": "back-home" }, t("Back to the start")));
     return row;
   }
@@ -487,13 +745,29 @@ class RoomPage {
     this.freshEvents = null;
     if (this.parts.seats.isConnected) this.table.renderCard();
     this.game.render(view, events);
+    this.renderUndo(view);
     renderEndFrame(this.parts.endgame, view, {
       who: (seat) => this.who(seat),
       me: this.mySeat,
       details: this.game.endDetails ? (root, v) => this.game.endDetails(root, v) : null,
       again: this.playAgainNode(view),
     });
+    const left = (this.room?.seats || []).filter((s) => s.left !== null && s.left !== undefined);
+    if (left.length && !this.parts.endgame.hidden) {
+      this.parts.endgame.append(h("p", { class: "muted", "data-testid": "end-left" },
+        left.map((s) => t("{name} left the game; a bot played their seat to the end.", { name: s.name })).join(" ")));
+    }
+    // The game's story under the end screen (read once; not in a replay: it links to one).
+    if (view.status === "finished" && view.result && !this.replayMode) {
+      this.story ??= storyCard({ code: this.code, view, who: (seat) => this.who(seat),
+        lines: this.game.storyLines ? (seat, entries) => this.game.storyLines(seat, entries, view) : null });
+      this.parts.endgame.append(this.story);
+    }
     this.panel.render({ view, busy: this.busy, send: (cmd) => this.send(cmd) });
+    if (!this.busy && this.busyNodes) {
+      for (const node of this.busyNodes) if (node.isConnected) node.disabled = false;
+      this.busyNodes = null;
+    }
     this.restoreFocus();
   }
 
@@ -507,16 +781,27 @@ class RoomPage {
   watchFocus() {
     $id("game").tabIndex = -1; // the last resort of restoreFocus (no outline: base.css)
     document.addEventListener("focusin", (e) => {
-      if (!(e.target instanceof HTMLElement) || e.target.dataset.command === undefined) this.focusWant = null;
+      if (!(e.target instanceof Element) || !this.noteOf(e.target)) this.focusWant = null;
     });
   }
 
-  /** Before a render: remember the focused command button and the part of the page it is in. */
+  /** What finds a focused element of the game again after a redraw: its command, else
+   *  its test id or its name (a select, a stepper, a grid), with the part of the page. */
+  noteOf(node) {
+    if (!(node instanceof Element) || !node.isConnected || !node.closest("#game, #trade-panel")) return null;
+    const region = regionSelector(node);
+    if (node.dataset.command !== undefined) return { command: node.dataset.command, region };
+    const testid = node.getAttribute("data-testid");
+    if (testid && testid !== "legal-action") return { sel: `[data-testid="${CSS.escape(testid)}"]`, region };
+    const label = node.getAttribute("aria-label");
+    if (label && node.id !== "game") return { sel: `[aria-label="${CSS.escape(label)}"]`, region };
+    return null;
+  }
+
+  /** Before a render: remember the focused control and the part of the page it is in. */
   noteFocus() {
-    const active = document.activeElement;
-    if (active instanceof HTMLElement && active.dataset.command !== undefined && active.isConnected) {
-      this.focusWant = { command: active.dataset.command, region: regionSelector(active) };
-    }
+    const want = this.noteOf(document.activeElement);
+    if (want) this.focusWant = want;
   }
 
   /** After a render: focus back where it was, unless the player already moved it. */
@@ -524,15 +809,16 @@ class RoomPage {
     const want = this.focusWant;
     const active = document.activeElement;
     if (!want || (active && active !== document.body && active.isConnected && active !== $id("game"))) return;
-    const enabled = (n) => n instanceof HTMLElement && !n.disabled && n.offsetParent !== null;
+    const enabled = (n) => n instanceof Element && !n.disabled && n.getAttribute("aria-disabled") !== "true" && n.getClientRects().length > 0;
     const commands = [...document.querySelectorAll("#game [data-command], #trade-panel [data-command]")];
-    const same = commands.find((n) => n.dataset.command === want.command && enabled(n));
-    if (same) { same.focus(); this.focusWant = null; return; }
+    const same = want.command !== undefined ? commands.find((n) => n.dataset.command === want.command && enabled(n))
+      : [...document.querySelectorAll(`#game ${want.sel}, #trade-panel ${want.sel}`)].find((n) => !n.disabled && n.getClientRects().length > 0);
+    if (same) { same.focus({ preventScroll: true }); this.focusWant = null; return; }
     if (this.busy) return; // the buttons come back when the server answers
     const region = want.region ? document.querySelector(want.region) : null;
     const near = region ? [...region.querySelectorAll("[data-command]")].find(enabled) : null;
     const first = near || commands.find(enabled);
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: true });
     else $id("game").focus({ preventScroll: true });
     this.focusWant = null;
   }

@@ -84,10 +84,17 @@ export const cues = {
 };
 window.__karanorCues = cues;
 
-/** Call on every view with whether the seat had to act before and has to act now. */
+let turnToast = null;
+
+/** Call on every view with whether the seat had to act before and has to act now.
+ * "Your turn!" goes as soon as the turn has ended (it would cover the step tabs). */
 export function turnCue(wasMyTurn, isMyTurn) {
+  if (!isMyTurn && turnToast) {
+    turnToast.remove();
+    turnToast = null;
+  }
   if (!wasMyTurn && isMyTurn) {
-    toast(t("Your turn!"), "ok", 2500);
+    turnToast = toast(t("Your turn!"), "ok", 2500) || null;
     // Browsers refuse (and log an error) before the page was tapped once.
     if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate(80);
     if (cues.sound) cues.beep();

@@ -148,6 +148,11 @@ export function genericField(name, prop, root, { label } = {}) {
   return null;
 }
 
+/** The platform's own room options, beside every game's (docs/api.md), in words. */
+const PLATFORM_LABELS = {
+  take_backs: () => t("Take-backs: a player may take back a move that revealed nothing"),
+};
+
 /**
  * The options form of a game.
  * `game`: {options_schema, defaults} from GET /api/games; `ext`: the game module's
@@ -170,7 +175,8 @@ export class OptionsForm {
     };
     this.fields = [];
     for (const name of [...names].sort((a, b) => rank(a) - rank(b))) {
-      const field = ext.fields?.[name]?.(ctx) ?? genericField(name, props[name], schema, { label: ext.labels?.[name] });
+      const field = ext.fields?.[name]?.(ctx) ?? genericField(name, props[name], schema,
+        { label: ext.labels?.[name] ?? PLATFORM_LABELS[name]?.() });
       if (field) this.fields.push(field);
     }
     form.replaceChildren(...this.fields.map((f) => f.node));

@@ -7,9 +7,8 @@
 import { loadContent } from "./api.js";
 import { loadPlatform, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
-import { h, tapTips } from "./util.js";
+import { assetUrl, h, tapTips } from "./util.js";
 
-const ASSET_VERSION = new URL(import.meta.url).searchParams.get("v");
 const root = document.getElementById("rules-body");
 const main = document.getElementById("rules");
 const game = main?.dataset.game || "";
@@ -58,13 +57,12 @@ async function start() {
   await loadPlatform();
   tapTips();
   if (!root || !/^[a-z0-9_-]{1,40}$/.test(game)) return;
-  const v = ASSET_VERSION ? `?v=${encodeURIComponent(ASSET_VERSION)}` : "";
   let content;
   let help;
   try {
     [content, help] = await Promise.all([
       loadContent(game),
-      import(new URL(`/static/js/games/${game}/help.js${v}`, location.href).href).catch((e) => ({ missing: e })),
+      import(new URL(assetUrl(`/static/js/games/${game}/help.js`), location.href).href).catch((e) => ({ missing: e })),
     ]);
   } catch (e) {
     root.replaceChildren(h("p", { class: "form-error", role: "alert",

@@ -1,6 +1,7 @@
 // The room's WebSocket: reconnects with backoff, resyncs, pairs acks/errors with commands,
 // and pings while open so that the server's idle timeout never closes a quiet table.
 import { t } from "./i18n.js";
+import { applyPatch } from "./patch.js";
 import { uuid } from "./util.js";
 
 const PING_MS = 30000; // unless the page says how long the server waits (data-ping-ms)
@@ -9,9 +10,11 @@ export class RoomSocket {
   /**
    * @param {string} code the room code
    * @param {object} handlers onMessage(msg), onStatus("open"|"reconnecting"|"closed"),
-   *   pingMs (how often to ping; the server closes sockets idle for longer than its timeout)
+   *   pingMs (how often to ping; the server closes sockets idle for longer than its timeout),
+   *   patches (ask for views as patches of the one before: each is turned back into a
+   *   whole `view` message here, so onMessage sees views only)
    */
-  constructor(code, { onMessage, onStatus, pingMs }) {
+  constructor(code, { onMessage, onStatus, pingMs, patches = false }) {
     this.code = code;
     this.pingMs = pingMs > 0 ? pingMs : PING_MS;
     this.onMessage = onMessage;
@@ -19,14 +22,18 @@ export class RoomSocket {
     this.ws = null;
     this.attempt = 0;
     this.version = -1;
+    this.patches = patches;
+    this.base = null; // the last whole view (JSON text), what the next patch applies to
     this.pending = new Map(); // command id -> {resolve, reject, timer}
     this.closedByUs = false;
     this.everOpened = false;
+    // The server sends no notice outside the page while the page is visible (app/notices).
+    document.addEventListener("visibilitychange", () => this.send({ type: "visibility", visible: !document.hidden }));
   }
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.code)}`;
+    return `${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.code)}${this.patches ? "?patches=1" : ""}`;
   }
 
   connect() {
@@ -43,6 +50,7 @@ export class RoomSocket {
       this.attempt = 0;
       this.everOpened = true;
       this.onStatus("open");
+      if (document.hidden) this.send({ type: "visibility", visible: false });
       if (this.version >= 0) this.send({ type: "resync", version: this.version });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), this.pingMs);
@@ -50,6 +58,10 @@ export class RoomSocket {
     ws.addEventListener("message", (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
+      if (msg.type === "patch") {
+        msg = this.unpatch(msg);
+        if (!msg) return;
+      } else if (msg.type === "view" && this.patches) this.keep(msg.view);
       if (msg.type === "view" && typeof msg.version === "number") this.version = msg.version;
       if ((msg.type === "ack" || msg.type === "error") && msg.id && this.pending.has(msg.id)) {
         const p = this.pending.get(msg.id);
@@ -71,6 +83,35 @@ export class RoomSocket {
       this.pending.clear();
       if (!this.closedByUs) this.retry();
     });
+  }
+
+  /** Keep the view a patch will apply to: as text, so that what the page does with the
+   *  objects it is given never changes the base. */
+  keep(view) {
+    this.base = view ? { version: view.version, text: JSON.stringify(view) } : null;
+  }
+
+  /** A patch as the whole view message it stands for; null (and a resync asked) when it
+   *  does not apply to the view this socket holds. */
+  unpatch(msg) {
+    const base = this.base;
+    if (!base || base.version !== msg.from) {
+      this.base = null;
+      this.resync();
+      return null;
+    }
+    let view;
+    try {
+      view = applyPatch(JSON.parse(base.text), msg.patch);
+    } catch {
+      this.base = null;
+      this.resync();
+      return null;
+    }
+    this.keep(view);
+    const whole = { type: "view", version: msg.version, events: msg.events || [], view };
+    if (msg.by !== undefined) Object.assign(whole, { seat: msg.seat, by: msg.by });
+    return whole;
   }
 
   retry() {

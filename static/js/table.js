@@ -6,7 +6,7 @@ import * as API from "./api.js";
 import { t, tn } from "./i18n.js";
 import { cues } from "./notify.js";
 import { showQr } from "./qr.js";
-import { clear, copyText, h, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
+import { clear, copyText, h, levelName, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
 
 // --- time in words -------------------------------------------------------------------
 
@@ -34,17 +34,43 @@ export function durationText(seconds) {
 export function timerText(timer) {
   if (!timer || !timer.turn_seconds) return t("No turn timer.");
   const turn = durationText(timer.turn_seconds);
-  return timer.reserve_seconds
-    ? t("{turn} a turn + {reserve} of reserve each. Out of time, a bot plays the seat until its player is back.",
+  const words = timer.reserve_seconds
+    ? t("{turn} a turn + {reserve} of reserve each. Out of time, a bot plays that turn for the player; the seat stays theirs.",
       { turn, reserve: durationText(timer.reserve_seconds) })
-    : t("{turn} a turn. Out of time, a bot plays the seat until its player is back.", { turn });
+    : t("{turn} a turn. Out of time, a bot plays that turn for the player; the seat stays theirs.", { turn });
+  return timer.paused ? `${words} ${t("The clocks are paused.")}` : words;
 }
 
 const TURN_SECONDS = [0, 30, 60, 120, 300, 600, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 48 * 3600, "hours"];
-const RESERVE_SECONDS = [0, 60, 120, 300, 600, 1800, 3600, 12 * 3600, 24 * 3600];
+const RESERVE_SECONDS = [0, 60, 120, 300, 600, 1800, 3600, 12 * 3600, 24 * 3600, 48 * 3600, 96 * 3600];
+// Slow games (a turn a day): a turn and a reserve together, as app/rooms/clocks.py SLOW_PRESETS.
+const SLOW_PRESETS = [[12 * 3600, 24 * 3600], [24 * 3600, 48 * 3600], [48 * 3600, 96 * 3600]];
+const presetValue = ([turn, reserve]) => `slow:${turn}:${reserve}`;
 // In words when the form is drawn (the catalogue is loaded by then).
-const turnChoices = () => TURN_SECONDS.map((v) => [v, v === 0 ? t("Off") : v === "hours" ? t("X hours…")
-  : durationText(v)]);
+const turnChoices = () => [
+  ...TURN_SECONDS.map((v) => [v, v === 0 ? t("Off") : v === "hours" ? t("X hours…") : durationText(v)]),
+  // Short: the select is as wide as its longest choice (phones).
+  ...SLOW_PRESETS.map((p) => [presetValue(p), t("Slow: {turn} h + {reserve} h", { turn: p[0] / 3600, reserve: p[1] / 3600 })]),
+];
+
+/** "Thu 3 Dec, 18:30": a deadline as a date and time in this browser's time zone. */
+export function untilText(at) {
+  return new Date(at * 1000).toLocaleString(document.documentElement.lang || undefined,
+    { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
+/** Now, or the moment the clocks were paused (epoch seconds): what "left" counts from. */
+function clockNow(timer) {
+  return timer?.paused ?? Date.now() / 1000;
+}
+
+/** "3 h 05 min left", and past an hour the date and time it ends (slow games). */
+function leftText(at, paused = null) {
+  if (paused) return t("{time} left (paused)", { time: clockText(at - paused) });
+  const left = at - Date.now() / 1000;
+  const time = clockText(left);
+  return left >= 3600 ? t("{time} left, until {when}", { time, when: untilText(at) }) : t("{time} left", { time });
+}
 const reserveChoices = () => RESERVE_SECONDS.map((v) => [v, v === 0 ? t("None")
   : v === 24 * 3600 ? tn("{n} day", "{n} days", 1) : durationText(v)]);
 
@@ -68,7 +94,11 @@ export class TimerForm {
     this.controls = h("div", { class: "timer-controls" },
       h("label", { for: this.turn.id }, `${t("Per turn")} `, this.turn), this.hoursBox,
       h("label", { for: this.reserve.id }, `${t("Reserve (each, once)")} `, this.reserve));
-    this.node = h("div", { class: "timer-form", role: "group", "aria-label": t("Turn timer") }, this.controls, this.words);
+    // The host's pause and resume (a game with a timer only).
+    this.pause = h("button", { type: "button", class: "btn small", "data-testid": "timer-pause", hidden: true,
+      onclick: () => this.togglePause() });
+    this.node = h("div", { class: "timer-form", role: "group", "aria-label": t("Turn timer") }, this.controls,
+      this.words, this.pause);
     const save = () => this.save();
     this.turn.addEventListener("change", () => {
       this.hoursBox.hidden = this.turn.value !== "hours";
@@ -80,6 +110,10 @@ export class TimerForm {
   }
 
   seconds() {
+    if (this.turn.value.startsWith("slow:")) {
+      const [, turn, reserve] = this.turn.value.split(":").map(Number);
+      return { turn, reserve };
+    }
     const turn = this.turn.value === "hours"
       ? Math.max(1, Math.min(168, Math.round(Number(this.hours.value) || 1))) * 3600 : Number(this.turn.value);
     return { turn, reserve: turn ? Number(this.reserve.value) : 0 };
@@ -97,13 +131,32 @@ export class TimerForm {
     }
   }
 
-  /** Show the room's timer; `host`: the controls, else the words only. */
-  show(timer, { host }) {
+  async togglePause() {
+    this.pause.disabled = true;
+    try {
+      const room = await API.setPaused(this.code, !this.timer?.paused);
+      this.onSaved?.(room);
+      this.show(room.timer, { host: true, playing: room.status === "playing" });
+    } catch (e) {
+      toast(e.message, "error");
+    } finally {
+      this.pause.disabled = false;
+    }
+  }
+
+  /** Show the room's timer; `host`: the controls, else the words only; `playing`: the
+   * host may pause the clocks. */
+  show(timer, { host, playing = false }) {
+    this.timer = timer;
+    this.pause.hidden = !(host && playing && timer?.turn_seconds);
+    this.pause.textContent = timer?.paused ? t("Resume the clocks") : t("Pause the clocks");
     this.controls.hidden = !host;
     this.words.textContent = timerText(timer);
     if (!host || document.activeElement === this.turn || document.activeElement === this.hours) return;
     const turn = timer?.turn_seconds || 0;
-    if (TURN_SECONDS.includes(turn)) this.turn.value = String(turn);
+    const preset = SLOW_PRESETS.find(([a, b]) => a === turn && b === (timer?.reserve_seconds || 0));
+    if (preset) this.turn.value = presetValue(preset);
+    else if (TURN_SECONDS.includes(turn)) this.turn.value = String(turn);
     else if (turn % 3600 === 0) {
       this.turn.value = "hours";
       this.hours.value = String(turn / 3600);
@@ -160,8 +213,9 @@ export class Table {
   }
 
   paint(node) {
-    const left = Number(node.dataset.deadline) - Date.now() / 1000;
-    node.textContent = t("{time} left", { time: clockText(left) });
+    const paused = this.room?.timer?.paused ?? null;
+    const left = Number(node.dataset.deadline) - clockNow(this.room?.timer);
+    node.textContent = leftText(Number(node.dataset.deadline), paused);
     node.classList.toggle("low", left < 30);
     node.classList.toggle("out", left <= 0);
   }
@@ -180,12 +234,18 @@ export class Table {
       box.hidden = true;
       return;
     }
-    const soon = list.reduce((a, b) => (a.at <= b.at ? a : b));
-    const left = soon.at - Date.now() / 1000;
+    // Your own clock when the game waits for you (a draft where every seat picks at
+    // once), else the soonest.
+    const soon = list.find((d) => d.seat === this.page.mySeat) ?? list.reduce((a, b) => (a.at <= b.at ? a : b));
+    const paused = this.room?.timer?.paused ?? null;
+    const left = soon.at - clockNow(this.room?.timer);
     box.hidden = false;
+    box.dataset.seat = soon.seat;
     box.textContent = soon.seat === this.page.mySeat
       ? t("You: {time} left", { time: clockText(left) })
       : t("{name}: {time} left", { name: this.page.who(soon.seat), time: clockText(left) });
+    if (paused) box.textContent += ` · ${t("paused")}`;
+    if (left >= 3600) box.textContent += ` · ${untilText(soon.at)}`; // slow games: the date and time
     box.classList.toggle("low", left < 30);
     box.title = t("Time left for the seat the game waits for");
     box.dataset.tip = box.title;
@@ -203,7 +263,8 @@ export class Table {
       box.append(h("span", { class: "tag bot-tag", "data-testid": "seat-replaced",
         text: me ? t("a bot plays for you") : t("a bot plays until they return") }));
     } else if (seat.bot) {
-      box.append(h("span", { class: "tag", text: t("bot") }));
+      box.append(h("span", { class: "tag", text: t("bot") }),
+        h("span", { class: "tag level", "data-testid": "seat-level", text: levelName(seat.level) }));
     } else if (!seat.connected) {
       box.append(h("span", { class: "tag away-tag", text: t("away") }));
     }
@@ -317,13 +378,33 @@ export class GameMenu {
         img);
       showQr(img, link);
     }
+    // Leave the running game for good: a bot plays the seat to the end.
+    const leave = clear(document.getElementById("menu-leave"));
+    if (page.mySeat !== null && page.room?.status === "playing") {
+      leave.append(h("p", {}, h("button", { type: "button", class: "btn danger", "data-testid": "leave-game",
+        onclick: (e) => this.leave(e.currentTarget) }, t("Leave this game (a bot plays my seat to the end)"))));
+    }
     const host = this.isHost();
     document.getElementById("menu-timer").hidden = !host && !page.room?.timer;
-    this.timer.show(page.room?.timer ?? null, { host });
+    this.timer.show(page.room?.timer ?? null, { host, playing: page.room?.status === "playing" });
   }
 
   isHost() {
     const me = this.page.room?.seats?.find((s) => s.index === this.page.mySeat);
     return Boolean(me && (me.host ?? me.index === 0));
+  }
+
+  async leave(button) {
+    if (!window.confirm(t("Leave this game for good? A bot plays your seat to the end; you can go on watching."))) return;
+    button.disabled = true;
+    try {
+      const room = await API.leaveGame(this.page.code);
+      API.forgetToken(this.page.code);
+      this.dialog.close();
+      await this.page.leftGame(room);
+    } catch (e) {
+      toast(e.message, "error");
+      button.disabled = false;
+    }
   }
 }

@@ -4,6 +4,16 @@ import { t, tn } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+let assetMap = null;
+/** The hashed name (cached a year) of a static file a script loads by a computed path:
+ *  the page's `data-assets` map (app/web/assets.py); the plain path if it has none. */
+export function assetUrl(path) {
+  if (assetMap === null) {
+    try { assetMap = JSON.parse(document.body?.dataset.assets || "{}"); } catch { assetMap = {}; }
+  }
+  return assetMap[path] || path;
+}
+
 function fill(node, attrs, children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
@@ -127,6 +137,7 @@ export function toast(message, kind = "info", ms = 5000) {
       onclick: () => node.remove() }, "×"));
   box.append(node);
   setTimeout(() => node.remove(), ms);
+  return node;
 }
 
 /** Copy a text; `copied` and `byHand` are what the toast says (already translated). */
@@ -181,11 +192,17 @@ export function tapTips() {
     if (el && !acts && e.pointerType !== "mouse") show(el, 2500);
     else hide();
   }, { passive: true });
-  document.addEventListener("pointerover", (e) => {
+  // A tip follows a pointer that moves: when the page changes under a still pointer (a
+  // panel grows), the browser sends a pointerover from where the pointer already was, and
+  // no tip pops up for that (it only hides a tip whose owner is no longer under it).
+  document.addEventListener("pointermove", (e) => {
     if (e.pointerType !== "mouse") return;
     const el = tipOf(e.target);
     if (el && el !== owner) show(el, 0);
     else if (!el && owner) hide();
+  }, { passive: true });
+  document.addEventListener("pointerover", (e) => {
+    if (e.pointerType === "mouse" && owner && !owner.contains(e.target)) hide();
   }, { passive: true });
   document.addEventListener("focusin", (e) => {
     const el = tipOf(e.target);
@@ -196,6 +213,12 @@ export function tapTips() {
   window.addEventListener("scroll", () => { if (owner) hide(); }, { passive: true });
 }
 
+/** Whether the main pointer is a finger (a phone, a tablet): say "tap", not "click",
+ *  and no keyboard keys. */
+export function touchFirst() {
+  return window.matchMedia?.("(pointer: coarse)").matches ?? false;
+}
+
 /** A UUID v4; crypto.randomUUID exists only on secure origins (not on http://192.168...). */
 export function uuid() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -204,4 +227,14 @@ export function uuid() {
   b[8] = (b[8] & 0x3f) | 0x80;
   const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** A bot's levels, weakest first; `normal` is the level of a seat stored without one. */
+export const BOT_LEVELS = ["easy", "normal", "hard"];
+
+/** A bot level's name for people. */
+export function levelName(level) {
+  if (level === "easy") return t("easy");
+  if (level === "hard") return t("hard");
+  return t("normal");
 }

@@ -1,8 +1,11 @@
 """Merchants of the Dark Road in the browser, on the real server and Debian's Chromium:
-a whole game of one person against a bot by clicking legal actions (laptop), a caravan
-between two human browsers (the second joins and takes a travel die), goods placed,
-rotated and rearranged on the storage grid with the mouse and with the keyboard, and a
-phone start (home, lobby, table, the wagon sheet) with no sideways scrolling.
+a caravan between two human browsers (the second joins and takes a travel die), goods
+placed, rotated and rearranged on the storage grid with the mouse and with the keyboard,
+and a phone start (home, lobby, table, the wagon sheet) with no sideways scrolling.
+
+The whole game of one person against a bot by clicking legal actions is played in
+tests/browser/test_darkroad_page.py (laptop and phone), with this file's checks of it
+(every kind of step clicked, the bot's coins hidden, the end screen, the chart, the log).
 
 Screenshots are kept in tests/browser/screenshots/ (not committed) and copied to
 /tmp/karanor-screens.
@@ -13,7 +16,8 @@ from __future__ import annotations
 import random
 import re
 import shutil
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +25,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import FAST, PHONE, SHARED_SCREENS, no_sideways_scroll, watch
+from tests.helpers.browser import FAST, PHONE, SHARED_SCREENS, launched, no_sideways_scroll, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -38,6 +42,11 @@ def keep(page: Page, name: str, full_page: bool = False) -> None:
     shutil.copy(path, SHARED_SCREENS / path.name)
 
 
+# One kept-alive HTTP client for the tests' API calls (a new client per call costs more
+# than the call itself on a loaded machine: a game through the API sends hundreds).
+HTTP = httpx.Client(timeout=10)
+
+
 class Api:
     """The HTTP API of one room, as one seat."""
 
@@ -49,15 +58,13 @@ class Api:
         return {"Authorization": f"Bearer {self.token}"}
 
     def view(self) -> dict[str, Any]:
-        r = httpx.get(f"{self.base}/api/rooms/{self.code}/view", headers=self.auth, timeout=10)
+        r = HTTP.get(f"{self.base}/api/rooms/{self.code}/view", headers=self.auth)
         r.raise_for_status()
         return r.json()
 
     def send(self, command: dict[str, Any]) -> dict[str, Any]:
         body = {"id": f"t{random.random()}", "command": command}
-        r = httpx.post(
-            f"{self.base}/api/rooms/{self.code}/commands", json=body, headers=self.auth, timeout=10
-        )
+        r = HTTP.post(f"{self.base}/api/rooms/{self.code}/commands", json=body, headers=self.auth)
         assert r.status_code == 200, r.text
         return r.json()
 
@@ -102,9 +109,14 @@ def darkroad_hosted(base: str) -> None:
 def settle_by_api(
     api: Api, until: Callable[[dict[str, Any]], bool], limit: int = 60
 ) -> dict[str, Any]:
-    """Answer this seat's choices with its first legal command until `until(view)`."""
+    """Answer this seat's choices with its first legal command until `until(view)`; while
+    the game waits on the bot, poll until it has moved (at most 30 s)."""
     for _ in range(limit):
         view = api.view()
+        deadline = time.monotonic() + 30
+        while not until(view) and not view["legal_actions"] and time.monotonic() < deadline:
+            time.sleep(0.05)  # the bot's move is a server-side event: polled over HTTP
+            view = api.view()
         if until(view):
             return view
         assert view["legal_actions"], f"stuck: {view['turn']}"
@@ -113,90 +125,44 @@ def settle_by_api(
     raise AssertionError("the position was not reached")
 
 
-# --- a whole game against a bot ---------------------------------------------------------------
+# --- one server and one Chromium per module ------------------------------------------------------
+# Each test plays in rooms of its own, so the Dark Road's browser modules share a server
+# (started once: seconds on a loaded CI machine) and a Chromium, each test in its own
+# browser contexts, closed after it (no page of a finished test keeps rendering).
 
 
-@pytest.mark.timeout(900)
-def test_a_whole_game_against_a_bot_by_clicking_legal_actions(
-    server_factory: Callable[..., ServerProcess], browser: Browser
-) -> None:
-    # A set seed (KARANOR_GAME_SEED) and the seeded clicks below: the same game each run,
-    # so a failure can be replayed (the engine's randomness is the property tests' job).
-    server = server_factory(env={**FAST, "KARANOR_GAME_SEED": "15"}).start()
-    darkroad_hosted(server.url)
-    api = new_room(server.url)
-    start(api, bots=1)
-    problems: list[str] = []
-    page = open_seat(browser, api, problems)
-    rng = random.Random(15)
-    seen: dict[str, int] = {}
-    shots = {"start", "plan", "move", "activate", "bazaar", "caravan", "travel_die"}
-    for _ in range(1500):
-        view = api.view()
-        if view["status"] == "finished":
-            break
-        if not view["legal_actions"]:
-            expect(page.get_by_test_id("version")).not_to_have_text(
-                str(view["version"]), timeout=30_000
-            )
-            continue
-        same_version(page, view)
-        # Whenever the seat may act, the page offers at least one legal action.
-        buttons = page.locator("[data-testid=legal-action]:visible:enabled")
-        expect(buttons.first).to_be_visible()
-        pend = (view["private"] or {}).get("pending") or {}
-        stage = pend.get("kind") or view["turn"]["step"]
-        if "start" in shots:
-            shots.discard("start")
-            keep(page, "darkroad-game-start-laptop")
-        elif stage in shots:
-            shots.discard(stage)
-            keep(page, f"darkroad-game-{stage.replace('_', '-')}-laptop")
-        offered = [b for b in buttons.all() if b.get_attribute("data-type") != "end_turn"]
-        # Mostly the action panel's buttons, sometimes the board's own targets.
-        panel = [b for b in offered if b.evaluate("n => !n.closest('svg')")]
-        pool = panel if panel and rng.random() < 0.85 else offered
-        if not pool or rng.random() < 0.12:
-            pool = buttons.all()
-        choice = rng.choice(pool)
-        kind = choice.get_attribute("data-type") or "?"
-        seen[kind] = seen.get(kind, 0) + 1
+def module_server(env: dict[str, str]) -> Any:
+    """A module-scoped `server` fixture: one real server with `env` for the module's tests
+    (every room of a server with KARANOR_GAME_SEED deals the same game)."""
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+        process = ServerProcess(tmp_path_factory.mktemp("server"), env=env)
+        process.start()
         try:
-            choice.click(timeout=15_000)
-            expect(page.get_by_test_id("version")).not_to_have_text(
-                str(view["version"]), timeout=15_000
-            )
-        except AssertionError:
-            keep(page, "darkroad-game-stuck-laptop", full_page=True)
-            raise AssertionError(
-                f"clicking {kind} {choice.get_attribute('data-command')} changed nothing; {problems}"
-            ) from None
-        except Exception:
-            keep(page, "darkroad-game-stuck-laptop", full_page=True)
-            raise
-        if seen.get("end_turn") == 3 and "hidden" not in seen:
-            # Hidden things stay hidden: the bot's coins are behind its screen.
-            seen["hidden"] = 1
-            bot = page.locator(".dr-player[data-seat='1']")
-            expect(bot).to_contain_text("Coins hidden")
-            assert "coins" not in (api.view()["players"][1])
-    view = api.view()
-    assert view["status"] == "finished", view["turn"]
-    for kind in ("place_good", "plan", "move", "end_turn", "visit"):
-        assert seen.get(kind), f"no {kind} was clicked: {seen}"
-    end = page.locator("#endgame")
-    expect(end).to_be_visible(timeout=15_000)
-    expect(end.get_by_test_id("scores")).to_be_visible()
-    expect(end.get_by_test_id("scores").locator("tbody")).to_have_count(2)
-    expect(end).to_contain_text("Deeds revealed")
-    expect(end.get_by_test_id("prestige-chart").locator("svg polyline")).to_have_count(
-        2, timeout=15_000
-    )
-    end.scroll_into_view_if_needed()
-    keep(page, "darkroad-end-laptop")
-    keep(page, "darkroad-end-laptop-full", full_page=True)
-    assert page.locator("#log li").count() > 5, "the log says what happened"
-    assert not problems, "\n".join(problems)
+            darkroad_hosted(process.url)
+            yield process
+        finally:
+            process.kill()
+
+    return server
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """One headless Chromium for the module."""
+    yield from launched()
+
+
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[Browser]:
+    """The module's Chromium for one test; the contexts the test opened are closed after it."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()
+
+
+server = module_server(FAST)
 
 
 # --- a caravan between two people -------------------------------------------------------------------
@@ -204,10 +170,8 @@ def test_a_whole_game_against_a_bot_by_clicking_legal_actions(
 
 @pytest.mark.timeout(300)
 def test_a_caravan_two_browsers_the_second_joins_and_takes_a_travel_die(
-    server_factory: Callable[..., ServerProcess], browser: Browser
+    server: ServerProcess, browser: Browser
 ) -> None:
-    server = server_factory(env=FAST).start()
-    darkroad_hosted(server.url)
     ann = new_room(server.url, options={"max_players": 2})
     problems: list[str] = []
     bo_page = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
@@ -379,10 +343,8 @@ def hover_piece(page: Page, piece: int, under: Any) -> None:
 
 @pytest.mark.timeout(300)
 def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
-    server_factory: Callable[..., ServerProcess], browser: Browser
+    server: ServerProcess, browser: Browser
 ) -> None:
-    server = server_factory(env=FAST).start()
-    darkroad_hosted(server.url)
     shapes = httpx.get(f"{server.url}/api/games/darkroad/content", timeout=10).json()["shapes"]
     api = new_room(server.url, options={"max_players": 1})
     start(api)
@@ -553,10 +515,8 @@ def test_goods_placed_rotated_and_rearranged_with_mouse_and_keyboard(
 
 @pytest.mark.timeout(300)
 def test_phone_home_lobby_and_start_without_sideways_scrolling(
-    server_factory: Callable[..., ServerProcess], browser: Browser
+    server: ServerProcess, browser: Browser
 ) -> None:
-    server = server_factory(env=FAST).start()
-    darkroad_hosted(server.url)
     problems: list[str] = []
     page = watch(
         browser.new_context(
@@ -596,7 +556,8 @@ def test_phone_home_lobby_and_start_without_sideways_scrolling(
     expect(page.get_by_test_id("wagon").get_by_test_id("stored-good")).to_have_count(
         1, timeout=15_000
     )
-    page.get_by_test_id("wagon-toggle").tap()
+    # The sheet's own bar closes it (the button that opened it is under the sheet).
+    page.get_by_test_id("wagon-close").tap()
     expect(page.get_by_test_id("wagon")).to_be_hidden()
     # The board pans and zooms (buttons here; pinch and drag move the same viewBox).
     svg = page.get_by_test_id("board").locator("svg").first

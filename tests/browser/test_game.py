@@ -277,6 +277,12 @@ def test_three_browsers_play_a_game(
     expect(bo.page.locator(".player.me .player-name")).to_have_text("Bo")
 
     # --- play the rest through the HTTP API ------------------------------------------
+    # Bo's page follows every version to the end screen; Ana's and Chen's leave, and Ana's
+    # phone comes back once it is over (each page draws every version, the map, the log,
+    # a move's glide: three pages catching up on a game were most of this test's time;
+    # Chen's laptop end screen would be Bo's again).
+    for seat in (ana, chen):
+        seat.page.goto("about:blank")
     for _ in range(1500):
         view = ana.view(base, code)
         actor = who_acts(view)
@@ -293,11 +299,12 @@ def test_three_browsers_play_a_game(
     final = ana.view(base, code)
     assert final["status"] == "finished", "the game did not end"
 
-    # The HTTP commands above outrun the pages: each page renders every version (the
-    # map, the log, a move's glide) at its own pace and may be tens of versions behind
-    # when the game ends (seen: 20 behind, catching up at 3-10 a second on a loaded
-    # machine), so the end screen comes when a page has caught up.
-    for seat in seats:
+    # The HTTP commands above outrun the page: it renders every version (the map, the
+    # log, a move's glide) at its own pace and may be tens of versions behind when the
+    # game ends (seen: 20 behind, catching up at 3-10 a second on a loaded machine), so
+    # the end screen comes when the page has caught up. Ana opens hers again.
+    ana.page.goto(f"{base}/r/{code}#token={ana.token}")
+    for seat in (ana, bo):
         expect(seat.page.locator("#endgame")).to_be_visible(timeout=60_000)
         expect(seat.page.get_by_test_id("version")).to_have_text(str(final["version"]))
         expect(seat.page.locator("#endgame .chart polyline")).to_have_count(3)

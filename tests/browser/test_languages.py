@@ -44,7 +44,7 @@ def test_pages_answer_in_the_language_asked(
     home = httpx.get(base + "/", headers=fr, timeout=10).text
     assert "Créer une salle" in home and "Create a room" not in home
     rules = httpx.get(base + "/rules/karanor", headers=fr, timeout=10).text
-    assert "Règles\u202f: Merchants of Karanor" in rules
+    assert "Règles\u202f: Marchands de Karanor" in rules
     missing = httpx.get(base + "/rules/%3Cscript%3E", headers=fr, timeout=10)
     assert missing.status_code == 404
     assert "Jeu inconnu" in missing.text and "<script>" not in missing.text
@@ -69,7 +69,7 @@ def test_french_from_the_browser_then_english_by_choice(
     page.goto(base + "/")
     assert lang_of(page) == "fr"
     expect(page.locator("#create-title")).to_have_text("Créer une salle")
-    karanor = page.locator(".game-option", has_text="Merchants of Karanor")
+    karanor = page.locator(".game-option", has_text="Marchands de Karanor")
     expect(karanor).to_contain_text("2 à 6 joueurs")  # drawn by home.js after loadPlatform()
     expect(page.locator("[data-testid=rules-link][data-game=karanor]")).to_have_text("Règles")
     switch = page.get_by_test_id("language")
@@ -88,6 +88,7 @@ def test_french_from_the_browser_then_english_by_choice(
     expect(page.get_by_test_id("seat")).to_have_count(1)
     expect(page.locator("#lobby-title")).to_have_text("Salle d’attente")
     expect(page.get_by_test_id("room-game")).to_contain_text("2 à 6 joueurs")
+    expect(page.get_by_test_id("room-game")).to_contain_text("Marchands de Karanor")
     expect(page.locator(".seat .tag.you")).to_have_text("vous")
     expect(page.locator("#host-title")).to_have_text("Hôte")
     expect(page.get_by_test_id("presence")).to_have_text("en ligne")
@@ -108,7 +109,7 @@ def test_french_from_the_browser_then_english_by_choice(
     page.locator("#lobby-rules-link").click()
     page.wait_for_url(RULES)
     assert lang_of(page) == "fr"
-    expect(page.locator("h1")).to_have_text("Règles\u202f: Merchants of Karanor")
+    expect(page.locator("h1")).to_have_text("Règles\u202f: Marchands de Karanor")
     page.wait_for_selector("#rules-body[data-ready]")
     screens(page, "fr-phone-rules", full_page=True)
     page.go_back()
@@ -171,7 +172,7 @@ def test_generated_shell_texts_in_both_languages(
             "hours": "3 hours",
             "clock": "2 days 4 h",
             "timer": "2 minutes a turn + 5 minutes of reserve each. Out of time, a bot plays "
-            "the seat until its player is back.",
+            "that turn for the player; the seat stays theirs.",
             "players": "2–6 players",
             "two": "2 players",
         },
@@ -186,7 +187,7 @@ def test_generated_shell_texts_in_both_languages(
             "hours": "3 heures",
             "clock": "2 jours 4 h",
             "timer": "2 minutes par tour + 5 minutes de réserve chacun. À court de temps, un "
-            "robot joue la place jusqu’au retour de son joueur.",
+            "robot joue ce tour pour le joueur ; la place reste la sienne.",
             "players": "2 à 6 joueurs",
             "two": "2 joueurs",
         },

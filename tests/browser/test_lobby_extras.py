@@ -128,3 +128,31 @@ def test_the_dark_road_host_chooses_the_four_buildings_on_a_phone(
     ).json()
     assert sorted(view["board"]["buildings"]) == sorted(CHOSEN)
     assert problems == []
+
+
+def test_the_host_sets_a_bot_seats_level(base: str, browser: Browser) -> None:
+    """Issue 30: a bot seat's level is a lobby control of the host (hook `bot-level`); a
+    spectator sees the level on the seat."""
+    code, token = new_room(base)
+    problems: list[str] = []
+    page = watch(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), problems)
+    page.goto(f"{base}/r/{code}#token={token}")
+    page.locator("#add-bot").click()
+    level = page.get_by_test_id("bot-level")
+    expect(level).to_have_count(1)
+    expect(level).to_have_value("normal")
+    level.select_option("hard")
+    room = until(
+        lambda: (
+            (r := httpx.get(f"{base}/api/rooms/{code}", timeout=10).json())["seats"][1]["level"]
+            == "hard"
+            and r
+        )
+    )
+    assert [s["level"] for s in room["seats"]] == ["normal", "hard"]
+    expect(page.get_by_test_id("bot-level")).to_have_value("hard")  # drawn again from the room
+    guest = watch(browser.new_context().new_page(), problems)
+    guest.goto(f"{base}/r/{code}")
+    expect(guest.get_by_test_id("bot-level")).to_have_count(0)  # not the host's: no control
+    expect(guest.locator(".seat .tag.level")).to_have_text("hard")
+    assert problems == []

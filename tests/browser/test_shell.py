@@ -10,7 +10,7 @@ tests/browser/screenshots/ (not committed) and copied to /tmp/karanor-screens.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -27,6 +27,18 @@ LAPTOP = {"width": 1280, "height": 800}
 TOY = {"KARANOR_GAMES": "tests.browser.toy:GAME", "KARANOR_LOG_LEVEL": "warning"}
 
 
+@pytest.fixture(scope="module")
+def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server with the toy game for the tests that play no bot (each makes its own
+    rooms): starting one is a good part of a short browser test's time."""
+    process = ServerProcess(tmp_path_factory.mktemp("server"), env=TOY)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.kill()
+
+
 def keep(page: Page, name: str) -> None:
     """A full-page screenshot in tests/browser/screenshots (and /tmp/karanor-screens)."""
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -38,10 +50,9 @@ def keep(page: Page, name: str) -> None:
 
 @pytest.mark.parametrize("device", ["laptop", "phone"])
 def test_home_chooses_the_game_and_the_lobby_shows_its_options(
-    server_factory: Callable[..., ServerProcess], browser: Browser, device: str
+    toy_server: ServerProcess, browser: Browser, device: str
 ) -> None:
-    server = server_factory(env=TOY).start()
-    base = server.url
+    base = toy_server.url
     games = httpx.get(f"{base}/api/games", timeout=10).json()["games"]
     assert {"karanor", "toy"} <= {g["id"] for g in games}
     viewport = LAPTOP if device == "laptop" else PHONE
@@ -102,11 +113,10 @@ def test_home_chooses_the_game_and_the_lobby_shows_its_options(
 
 
 def test_a_game_without_its_own_page_is_played_by_its_legal_actions(
-    server_factory: Callable[..., ServerProcess], browser: Browser
+    toy_server: ServerProcess, browser: Browser
 ) -> None:
     """The toy game has no static/js/games/toy/: the generic table plays it to the end."""
-    server = server_factory(env=TOY).start()
-    base = server.url
+    base = toy_server.url
     problems: list[str] = []
     host = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
     guest = watch(

@@ -6,22 +6,16 @@ from typing import Any
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
-from app.darkroad import storage as st
+from app.darkroad import scenario
 from app.darkroad.content import load
-from app.darkroad.state import PLAY, State
+from app.darkroad.state import State
 
 C = load()
 
 
 def started(n: int = 2, seed: int = 7, **options: Any) -> State:
     """A game whose setup choices are made (starting goods stored anywhere), seat 0 to plan."""
-    s = E.new_game(options, seed, [f"P{i}" for i in range(n)])
-    while s.phase != PLAY:
-        seat = E.to_act(s)[0]
-        acts = E.legal_actions(s, seat)
-        auto = [a for a in acts if isinstance(a, A.PlaceGood) and a.area is None]
-        E.apply(s, seat, auto[0] if auto else acts[0])
-    return s
+    return scenario.started(n, seed, **options)
 
 
 def act(s: State, seat: int, cmd: dict[str, Any] | A.Command) -> list[dict[str, Any]]:
@@ -34,34 +28,35 @@ def store_all(s: State) -> None:
         E.apply(s, s.pending[0]["seat"], A.PlaceGood())
 
 
-def clear_goods(s: State, seat: int) -> None:
-    p = s.players[seat]
-    for q in list(p.pieces):
-        E._return_piece(s, p, q)
-
-
-def give(s: State, seat: int, good: str, up: bool = False) -> int:
-    """Put a good into the seat's storage (first fit); returns its piece id."""
-    p = s.players[seat]
-    where = st.first_fit(C, p, good)
-    assert where is not None, f"no room for {good}"
-    s.goods_supply[good] -= 1
-    pid = p.next_piece
-    p.next_piece += 1
-    area, x, y, o = where
-    p.pieces.append({"id": pid, "good": good, "up": up, "area": area, "x": x, "y": y, "o": o})
-    return pid
+clear_goods = scenario.clear_goods
+give = scenario.give_good
 
 
 def at_activate(s: State, seat: int, position: int, illuminated: bool = False) -> None:
     """Put `seat`'s wagon at `position` in the activate step (as after plan and move)."""
-    s.turn_seat = seat
-    p = s.players[seat]
-    p.pool_night = 1
-    p.pool_illuminated = 2 if illuminated else None
-    p.position = (position - 1) % 5
-    s.step = E.MOVE
-    E.apply(s, seat, A.Move("night", 0))
+    scenario.at_activate(s, seat, position, 2 if illuminated else None)
+
+
+def settle(s: State) -> None:
+    """Answer every pending choice the plainest way: store anywhere, pass, decline."""
+    plain = (A.PlaceGood(), A.DoneDelivering(), A.BazaarBuy(), A.RuinsDie(False), A.Join(False))
+    while s.pending and s.phase != "game_over":
+        seat = s.pending[0]["seat"]
+        legal = E.legal_actions(s, seat)
+        E.apply(s, seat, next((a for a in plain if a in legal), legal[0]))
+
+
+def finish_turn(s: State, seat: int) -> None:
+    """End `seat`'s turn in the activate step, first activating one district if the rules
+    ask for one (ruling R36): the Bazaar with nothing bought if it is open, else the first
+    activation listed, its choices answered by `settle`."""
+    legal = E.legal_actions(s, seat)
+    if A.EndTurn() not in legal:
+        order = ("bazaar", "take_commission", "ruins", "caravan", "inn", "dark_market", "building")
+        first = min((a for a in legal if a.type in order), key=lambda a: order.index(a.type))
+        E.apply(s, seat, first)
+        settle(s)
+    E.apply(s, seat, A.EndTurn())
 
 
 def answer_all(s: State, kind: str, cmd: A.Command) -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
+from app.darkroad import scenario
 from app.darkroad.errors import RuleError
 from tests.darkroad.helpers import C, act, at_activate, clear_goods, give, started, store_all
 
@@ -13,7 +14,7 @@ from tests.darkroad.helpers import C, act, at_activate, clear_goods, give, start
 def _caravan(n: int = 4, route: str = "dark_road", town: str = "northbreak", comp: int = 2):  # type: ignore[no-untyped-def]
     s = started(n)
     at_activate(s, 0, 3)
-    s.players[0].lanterns = 4
+    scenario.set_player(s, 0, lanterns=4)
     for p in s.players:
         p.steeds = ["velvet"]  # no steed changes the dice or the costs here
     act(s, 0, A.Caravan(comp, route, town))
@@ -31,7 +32,7 @@ def test_companion_and_declared_route_and_town() -> None:
     assert t["route"] == "shortcut" and t["town"] == "northbreak" and t["extra_die"] == 0
     s2 = started(2)
     at_activate(s2, 0, 3)
-    s2.players[0].lanterns = 2
+    scenario.set_player(s2, 0, lanterns=2)
     with pytest.raises(RuleError) as e:
         act(s2, 0, A.Caravan(0, "shortcut", "farglen"))
     assert e.value.code == "no_lantern"
@@ -83,7 +84,7 @@ def test_lantern_rerolls_the_remaining_dice() -> None:
     s = _caravan(2)
     act(s, 1, A.Join(True))
     p = s.players[0]
-    p.lanterns = 2
+    scenario.set_player(s, 0, lanterns=2)
     n = len(s.travel["dice"])
     act(s, 0, A.RerollTravel())
     act(s, 0, A.RerollTravel())
@@ -101,7 +102,7 @@ def test_event_costs_as_far_as_possible() -> None:
     s.travel["event"] = ev.id
     s.travel["dice"] = [1, 1]
     p = s.players[0]
-    p.coins = 1
+    scenario.set_player(s, 0, coins=1)
     act(s, 0, A.TakeTravelDie(1))
     assert p.coins == 0
 
@@ -144,7 +145,7 @@ def test_commission_delivery_1_3_6_plus_upgraded() -> None:
     p = s.players[0]
     clear_goods(s, 0)
     k = next(x for x in C.commissions if x.town == "cursecairn")
-    p.commissions = [k.id]
+    scenario.set_player(s, 0, commissions=[k.id])
     ids = tuple(give(s, 0, g, up=(i == 0)) for i, g in enumerate(k.requests[:2]))
     _to_visit(s, 0)
     prestige = p.prestige
@@ -162,7 +163,7 @@ def test_hero_delivery_by_region() -> None:
         s = _caravan(1, town=town)
         p = s.players[0]
         h = next(x.id for x in C.heroes if C.hero_town[x.type] == town and not x.starting)
-        p.heroes = [h]
+        scenario.set_player(s, 0, heroes=[h])
         _to_visit(s, 0)
         coins, prestige = p.coins, p.prestige
         act(s, 0, A.Visit(town))
@@ -210,15 +211,15 @@ def test_fortune_upgrade_only_without_one() -> None:
     for p in s.players:
         p.steeds = ["whisper"]
     _to_fortune(s)
-    act(s, 0, A.Fortune("upgrade", "slot3_upgrade"))
+    act(s, 0, A.Fortune("upgrade", upgrade="slot3_upgrade"))
     assert s.players[0].upgrades == ["slot3_upgrade"]
     assert not any(isinstance(a, A.Fortune) and a.kind == "upgrade" for a in E.legal_actions(s, 0))
     s2 = _caravan(1, route="shortcut")
     _to_fortune(s2)
     p2 = s2.players[0]
     prestige = p2.prestige
-    act(s2, 0, A.Fortune("upgrade", "slot3_upgrade"))
-    act(s2, 0, A.Fortune("upgrade", "slot1_upgrade"))
+    act(s2, 0, A.Fortune("upgrade", upgrade="slot3_upgrade"))
+    act(s2, 0, A.Fortune("upgrade", upgrade="slot1_upgrade"))
     assert len(p2.upgrades) == 2 and p2.prestige == prestige + 4
 
 
@@ -230,7 +231,7 @@ def test_fortune_deed_from_the_courtyard_or_the_top() -> None:
     _to_fortune(s)
     p = s.players[0]
     prestige, deeds = p.prestige, len(p.deeds)
-    act(s, 0, A.Fortune("deed", "0"))
+    act(s, 0, A.Fortune("deed", deed=0))
     assert p.prestige == prestige + 2
-    act(s, 0, A.Fortune("deed", "top"))
+    act(s, 0, A.Fortune("deed", deed=-1))
     assert p.prestige == prestige + 2 and len(p.deeds) == deeds + 2

@@ -7,6 +7,7 @@ import pytest
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
+from app.darkroad import scenario
 from app.darkroad.errors import RuleError
 from tests.darkroad.helpers import C, act, at_activate, clear_goods, give, kinds, started, store_all
 
@@ -26,7 +27,7 @@ def test_bazaar_second_good_of_a_section_is_free() -> None:
     at_activate(s, 0, 4)
     clear_goods(s, 0)
     p = s.players[0]
-    p.coins = 20
+    scenario.set_player(s, 0, coins=20)
     g3 = _valued(s, 3)[0]
     g1 = next(g for g in _valued(s, 1) if s.market[g])
     act(s, 0, A.Bazaar())
@@ -67,7 +68,7 @@ def test_bazaar_rotate_and_change_once_each_in_either_order() -> None:
 def test_bazaar_cannot_buy_beyond_coins() -> None:
     s = started(2)
     at_activate(s, 0, 4)
-    s.players[0].coins = 2
+    scenario.set_player(s, 0, coins=2)
     act(s, 0, A.Bazaar())
     five = _valued(s, 5)[0]
     with pytest.raises(RuleError) as e:
@@ -81,7 +82,7 @@ def test_market_dice_rerolled_at_rest_at_most_two_per_section() -> None:
     for seed in range(10):
         s = started(2, seed=seed)
         at_activate(s, 0, 4)
-        s.players[0].coins = 30
+        scenario.set_player(s, 0, coins=30)
         act(s, 0, A.Bazaar())
         avail = tuple(g for g in C.goods for _ in range(s.market[g]))
         act(s, 0, A.BazaarBuy(avail))
@@ -111,9 +112,9 @@ def test_dark_market_costs_a_coin_a_space() -> None:
     at_activate(s, 0, 1)
     clear_goods(s, 0)
     p = s.players[0]
-    p.coins = 3
+    scenario.set_player(s, 0, coins=3)
     assert {a.steps for a in E.legal_actions(s, 0) if isinstance(a, A.DarkMarket)} == {1, 2, 3}
-    act(s, 0, A.DarkMarket(1, None))  # south -> west
+    act(s, 0, A.DarkMarket(1))  # south -> west
     assert p.coins == 2 and C.board.dark_market[s.dm_pos].space == "west"
     store_all(s)
     assert _goods(s, 0) == sorted(C.board.dark_market[s.dm_pos].goods)
@@ -126,10 +127,10 @@ def test_dark_market_south_gives_a_commission_or_a_deed_with_its_banner() -> Non
     s = started(2)
     at_activate(s, 0, 1)
     p = s.players[0]
-    p.coins = 5
+    scenario.set_player(s, 0, coins=5)
     horseshoes = p.horseshoes
     d = s.courtyard[1]
-    act(s, 0, A.DarkMarket(4, "deed:1"))
+    act(s, 0, A.DarkMarket(4, deed=1))
     assert d in p.deeds and p.horseshoes == horseshoes + 1 and p.coins == 1
 
 
@@ -137,7 +138,7 @@ def test_dark_market_needs_a_coin() -> None:
     """ "you must have at least 1 coin to activate this district"."""
     s = started(2)
     at_activate(s, 0, 1)
-    s.players[0].coins = 0
+    scenario.set_player(s, 0, coins=0)
     assert "dark_market" not in kinds(s, 0)
 
 
@@ -184,7 +185,7 @@ def test_hero_bonus_and_a_fourth_hero() -> None:
     p = s.players[0]
     lantern_hero = next(h.id for h in C.heroes if h.bonus == "lantern" and not h.starting)
     s.inn[0] = lantern_hero
-    p.heroes = [h.id for h in C.heroes if h.bonus == "none"][:3]
+    scenario.set_player(s, 0, heroes=[h.id for h in C.heroes if h.bonus == "none"][:3])
     pid = give(s, 0, C.hero[lantern_hero].requests[0])
     lanterns = p.lanterns
     act(s, 0, A.Inn(0, (pid,)))
@@ -196,7 +197,7 @@ def test_hero_bonus_and_a_fourth_hero() -> None:
     clear_goods(s2, 0)
     q = s2.players[0]
     s2.inn[0] = lantern_hero
-    q.heroes = [h.id for h in C.heroes if h.bonus == "none"][:3]
+    scenario.set_player(s2, 0, heroes=[h.id for h in C.heroes if h.bonus == "none"][:3])
     pid = give(s2, 0, C.hero[lantern_hero].requests[0])
     lanterns = q.lanterns
     act(s2, 0, A.Inn(0, (pid,)))
@@ -210,7 +211,7 @@ def test_ruins_steps_by_heroes_and_the_upgraded_good() -> None:
     s = started(2)
     at_activate(s, 0, 3)
     p = s.players[0]
-    p.heroes = p.heroes[:1]
+    scenario.set_player(s, 0, heroes=p.heroes[:1])
     steps = {a.steps for a in E.legal_actions(s, 0) if isinstance(a, A.Ruins)}
     assert steps == {1, 2}
     good = C.board.ruins[1].goods[0]
@@ -225,8 +226,7 @@ def test_ruins_die_costs_a_lantern() -> None:
     `ruins_die {roll}` costs a lantern)."""
     s = started(2)
     at_activate(s, 0, 3)
-    p = s.players[0]
-    p.lanterns = 0
+    scenario.set_player(s, 0, lanterns=0)
     act(s, 0, A.Ruins(1, C.board.ruins[1].goods[0]))
     store_all(s)
     with pytest.raises(RuleError) as e:
@@ -245,8 +245,8 @@ def test_ruins_die_results() -> None:
         s = started(1, seed=seed)
         at_activate(s, 0, 3)
         p = s.players[0]
-        p.lanterns = 2
-        p.steeds = ["velvet"]
+        scenario.set_player(s, 0, lanterns=2)
+        scenario.set_player(s, 0, steeds=["velvet"])
         act(s, 0, A.Ruins(1, C.board.ruins[1].goods[0]))
         store_all(s)
         coins, quartz, heroes, special = p.coins, p.quartz, len(p.heroes), len(p.special)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
-from tests.darkroad.helpers import C, act, clear_goods, give, started
+from app.darkroad import scenario
+from tests.darkroad.helpers import C, act, clear_goods, finish_turn, give, started
 
 
 def _to_final(s):  # type: ignore[no-untyped-def]
@@ -28,7 +29,7 @@ def _to_final(s):  # type: ignore[no-untyped-def]
         elif s.step == "move":
             act(s, seat, A.Move("night", 0))
         else:
-            act(s, seat, A.EndTurn())
+            finish_turn(s, seat)
 
 
 def test_thirteen_rounds_then_the_final_travel() -> None:
@@ -40,10 +41,9 @@ def test_thirteen_rounds_then_the_final_travel() -> None:
     assert s.round == 14 and s.phase == "final_travel"
     assert s.pending[0] == {"kind": "visit", "seat": 0}
     assert {a.town for a in E.legal_actions(s, 0)} == {*C.towns, None}
-    p = s.players[1]
     clear_goods(s, 1)
     k = next(x for x in C.commissions if x.town == "scorchborn")
-    p.commissions = [k.id]
+    scenario.set_player(s, 1, commissions=[k.id])
     ids = (give(s, 1, k.requests[0]),)
     act(s, 0, A.Visit(None))
     act(s, 1, A.Visit("scorchborn"))
@@ -59,9 +59,9 @@ def test_final_score_is_the_lower_of_coins_and_prestige_plus_vp() -> None:
     R27: deeds' coins and prestige added before the lower is taken)."""
     s = started(1)
     p = s.players[0]
-    p.coins, p.prestige, p.special = 20, 12, [1, 4]
-    p.deeds = ["quartz_hoard"]  # 2 prestige per quartz
-    p.quartz = 2
+    scenario.set_player(s, 0, coins=20, prestige=12, special=[1, 4])
+    scenario.set_player(s, 0, deeds=["quartz_hoard"])  # 2 prestige per quartz
+    scenario.set_player(s, 0, quartz=2)
     sc = E.score(s, C, p)
     assert (sc["coins"], sc["prestige"], sc["base"], sc["vp"]) == (20, 16, 16, 2)
     assert sc["total"] == 18
@@ -74,23 +74,23 @@ def test_tie_breaks_in_order_then_shared() -> None:
     s = started(3)
     for p in s.players:
         p.coins, p.prestige, p.deeds, p.special = 10, 10, [], []
-    s.players[1].coins = 14  # same base 10, higher discarded score
-    E._score(s, C, [])
+    scenario.set_player(s, 1, coins=14)  # same base 10, higher discarded score
+    scenario.score_now(s)
     assert s.result["winners"] == [1]
     s2 = started(3)
     for p in s2.players:
         p.coins, p.prestige, p.deeds, p.special = 10, 10, [], []
-    s2.players[2].delivered_heroes = ["aldric"]
-    s2.players[0].delivered_heroes = ["brisa"]
-    E._score(s2, C, [])
+    scenario.set_player(s2, 2, delivered_heroes=["aldric"])
+    scenario.set_player(s2, 0, delivered_heroes=["brisa"])
+    scenario.score_now(s2)
     assert s2.result["winners"] == [0, 2]
-    s2.players[2].delivered_commissions = ["farglen_1"]
-    E._score(s2, C, [])
+    scenario.set_player(s2, 2, delivered_commissions=["farglen_1"])
+    scenario.score_now(s2)
     assert s2.result["winners"] == [2]
 
 
 def test_deeds_are_revealed_at_the_end() -> None:
     """ "Reveal any completed deeds" — the result names every seat's deeds."""
     s = started(2)
-    E._score(s, C, [])
+    scenario.score_now(s)
     assert s.result["deeds"] == {str(p.seat): p.deeds for p in s.players}

@@ -7,7 +7,6 @@ import json
 import pytest
 
 from app.darkroad.game import GAME
-from app.darkroad.simulate import simulate
 from app.games.base import Game, RuleError, info
 
 
@@ -54,11 +53,11 @@ def test_bots_play_a_whole_game_through_the_interface() -> None:
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_greedy_games_finish(players: int) -> None:
     """Issue: simulate finishes 100% of greedy games at 1, 2, 3 and 4 players."""
-    out = simulate(3, players, "greedy", 11)
+    out = GAME.simulate(3, players, seed=11, bots="greedy")
     assert out["finished"] == out["games"] == 3
     assert {"games", "finished", "commands", "seconds", "games_per_second"} <= set(out)
 
 
 def test_random_games_finish() -> None:
-    out = simulate(8, 4, "random", 2)
+    out = GAME.simulate(8, 4, seed=2, bots="random")
     assert out["finished"] == 8

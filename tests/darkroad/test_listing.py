@@ -14,7 +14,7 @@ def _gated_kinds(s, seat):  # type: ignore[no-untyped-def]
     if s.pending:
         return E.ANSWERS[s.pending[0]["kind"]]
     if s.phase == PLAY and seat == s.turn_seat:
-        return E._turn_kinds(s, E.content_of(s), s.players[seat])
+        return E.turn_kinds(s, E.content_of(s), s.players[seat])
     return ()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
+from app.darkroad import scenario
 from app.darkroad.state import State
 from tests.darkroad.helpers import act, at_activate, started
 
@@ -28,7 +29,7 @@ def _lead(s: State, companion: int) -> None:
     """Seat 0 (alone) leads a dark-road caravan with row slot `companion` (-1: the deck top)
     and sees it through (no visit, good fortune C) to the activate step."""
     at_activate(s, 0, 3)
-    s.players[0].steeds = ["velvet"]  # no steed changes the caravan
+    scenario.set_player(s, 0, steeds=["velvet"])  # no steed changes the caravan
     act(s, 0, A.Caravan(companion, "dark_road", "farglen"))
     _travel(s, A.Fortune("coins"))
     assert s.travel is None and s.turn_seat == 0
@@ -100,16 +101,18 @@ def test_rest_refills_the_inn_and_the_courtyard() -> None:
     the empty slots." A hero taken at The Candle & Quartz and a deed taken as good fortune
     leave their slots empty until the Rest; the other slots keep their cards."""
     s = started(1)
-    s.buildings[3] = "candle_quartz"  # the building between Yurg's Excursions and the Inn
+    scenario.set_building(
+        s, 3, "candle_quartz"
+    )  # the building between Yurg's Excursions and the Inn
     p = s.players[0]
-    p.coins, p.steeds = 10, ["velvet"]
+    scenario.set_player(s, 0, coins=10, steeds=["velvet"])
     inn, heroes = list(s.inn), list(s.decks["heroes"])
     yard, deeds = list(s.courtyard), list(s.decks["deeds"])
     at_activate(s, 0, 3, illuminated=True)
-    act(s, 0, A.Building("candle_quartz", "coins", "hero:2"))
+    act(s, 0, A.Building("candle_quartz", pay="coins", hero=2))
     assert s.inn == [inn[0], inn[1], None, inn[3]] and inn[2] in p.heroes
     act(s, 0, A.Caravan(0, "dark_road", "farglen"))
-    _travel(s, A.Fortune("deed", "1"))
+    _travel(s, A.Fortune("deed", deed=1))
     assert s.courtyard == [yard[0], None] and yard[1] in p.deeds
     act(s, 0, A.EndTurn())
     assert s.inn == [inn[0], inn[1], heroes[0], inn[3]]

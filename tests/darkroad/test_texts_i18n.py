@@ -62,7 +62,7 @@ def test_french_cards_are_translated_and_english_ones_are_the_packs() -> None:
     deeds = {d["id"]: d["text"] for d in fr["deeds"]}
     assert deeds["innkeepers_friend"] == "2 PV par héros livré."
     assert deeds["northern_charter"] == (
-        "7 PV si vous avez livré au moins 2 commandes ou héros à Northbreak ou Scorchborn."
+        "7 PV si vous avez livré au moins 2 commandes ou héros à Brisenord ou Brûlecendre."
     )
     assert (
         deeds["full_wagon"] == "8 pièces s'il vous reste au moins 5 marchandises rangées à la fin."
@@ -93,10 +93,10 @@ def test_events_companions_and_steeds_speak_french_too() -> None:
     for e, f, k in zip(en["commissions"], fr["commissions"], C.commissions, strict=True):
         assert e["name"] == k.name and f["name"] != e["name"], e["name"]
         _clean(f["name"], e["id"])
-    assert fr["commissions"][0]["name"] == "commande 1 de la garnison de Northbreak"
+    assert fr["commissions"][0]["name"] == "commande 1 de la garnison de Brisenord"
     events = {x["id"]: x for x in fr["events"]}
     assert events["dark_1"]["name"] == "Des loups au gué"
-    assert events["dark_1"]["flavour"].startswith("Des loups au gué : la caravane ralentit")
+    assert events["dark_1"]["flavour"].startswith("Des yeux luisent au-delà du gué")
     comps = {x["name"]: x["flavour"] for x in fr["companions"]}
     assert comps["Pip la Souris des glaces"].startswith("Une souris des glaces")
     # English: "an ice mouse", not "a ice mouse" (the pack's template slip).
@@ -151,7 +151,7 @@ def test_one_vp_and_one_coin_are_singular() -> None:
 def test_every_french_message_keeps_the_parameters_of_its_english() -> None:
     table = i18n.messages(LOCALE, "fr")
     assert len(table) > 500
-    names = re.compile(r"\{(\w+)\}")
+    names = re.compile(r"\{(\w+)(?::\w+)?\}")  # "{place:au}" names {place} in a form
     for msgid, text in table.items():
         forms = text if isinstance(text, list) else [text]
         want = set(names.findall(msgid))
@@ -159,3 +159,19 @@ def test_every_french_message_keeps_the_parameters_of_its_english() -> None:
             got = set(names.findall(form))
             # A plural form may leave {n} out ("one" spelled out); nothing else may go.
             assert got - {"n"} <= want and want - {"n"} <= got, (msgid, form)
+
+
+def test_every_event_has_its_own_flavour_in_both_languages() -> None:
+    """Issue 26: the log gave every dark-road event the same flavour line; each event of
+    the base pack now has its own, written in English and French."""
+    from app.darkroad.game import GAME
+
+    for lang in ("en", "fr"):
+        events = GAME.catalogue(lang)["events"]
+        flavours = [e["flavour"] for e in events]
+        assert len(set(flavours)) == len(events) == 26, lang
+        for e in events:
+            assert e["name"] not in e["flavour"], (lang, e["flavour"])
+    english = {e["id"]: e["flavour"] for e in GAME.catalogue("en")["events"]}
+    french = {e["id"]: e["flavour"] for e in GAME.catalogue("fr")["events"]}
+    assert all(english[k] != french[k] for k in english)

@@ -6,8 +6,9 @@ import pytest
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
+from app.darkroad import scenario
 from app.darkroad.errors import RuleError
-from tests.darkroad.helpers import C, act, at_activate, kinds, started, store_all
+from tests.darkroad.helpers import C, act, at_activate, finish_turn, kinds, started, store_all
 
 
 def test_bump_keeps_the_values() -> None:
@@ -15,7 +16,7 @@ def test_bump_keeps_the_values() -> None:
     die from your main reserve takes its place ... Make sure not to change the values"."""
     s = started(2)
     p = s.players[0]
-    p.reserve = [0, 4, 4, 5]
+    scenario.set_player(s, 0, reserve=[0, 4, 4, 5])
     act(s, 0, A.Plan(3, 4, "coins"))
     assert p.locked == [1, 2, 4] and p.pool_night == 3 and p.reserve == [0, 4, 5]
 
@@ -25,7 +26,7 @@ def test_slot_one_crafts_by_the_new_die() -> None:
     the newly locked night die ... use the value of the new die" (ruling R2)."""
     s = started(2)
     p = s.players[0]
-    p.reserve = [5, 5, 5, 5]
+    scenario.set_player(s, 0, reserve=[5, 5, 5, 5])
     act(s, 0, A.Plan(1, 5, None))
     assert p.incoming == [{"good": C.board.crafting[5], "up": False}]
     assert s.pending[0]["kind"] == "store"
@@ -69,7 +70,7 @@ def test_the_reset_only_when_all_three_match() -> None:
     s = started(2)
     p = s.players[0]
     assert "reset_dice" not in kinds(s, 0)
-    p.locked = [4, 4, 4]
+    scenario.set_player(s, 0, locked=[4, 4, 4])
     assert "reset_dice" in kinds(s, 0)
     act(s, 0, A.ResetDice())
     assert p.locked == [1, 2, 3]
@@ -81,9 +82,9 @@ def test_last_rounds_bump_a_locked_die_and_choose_the_good() -> None:
     """ "For the final 3 rounds ... simply choose one of your locked night dice and move it
     into your action pool ... gain 1 basic good of your choice"."""
     s = started(1)
-    s.round = 11
+    scenario.set_board(s, round=11)
     p = s.players[0]
-    p.reserve = []
+    scenario.set_player(s, 0, reserve=[])
     cmds = [a for a in E.legal_actions(s, 0) if isinstance(a, A.Plan)]
     assert all(a.die is None for a in cmds)
     assert {a.option for a in cmds if a.slot == 1} == set(C.goods)
@@ -98,16 +99,16 @@ def test_move_one_die_never_the_sum_and_zero_stays() -> None:
     face)."""
     s = started(2)
     p = s.players[0]
-    p.reserve = [0, 0, 0, 0]
-    p.special = [2]
+    scenario.set_player(s, 0, reserve=[0, 0, 0, 0])
+    scenario.set_player(s, 0, special=[2])
     act(s, 0, A.Plan(2, 0, "illuminated"))  # pool: night 2, illuminated 2
     start = p.position
     act(s, 0, A.Move("night", 0))
     assert p.position == (start + 2) % 5
     s2 = started(2)
     q = s2.players[0]
-    q.locked = [0, 2, 3]
-    q.reserve = [1, 1, 1, 1]
+    scenario.set_player(s2, 0, locked=[0, 2, 3])
+    scenario.set_player(s2, 0, reserve=[1, 1, 1, 1])
     act(s2, 0, A.Plan(1, 1, None))
     store_all(s2)
     act(s2, 0, A.Move("night", 0))
@@ -119,7 +120,7 @@ def test_one_horseshoe_either_way() -> None:
     You may only spend 1 horseshoe per turn"."""
     s = started(2)
     p = s.players[0]
-    p.horseshoes = 2
+    scenario.set_player(s, 0, horseshoes=2)
     act(s, 0, A.Plan(3, p.reserve[0], "coins"))
     act(s, 0, A.Move("night", -1))
     assert p.position == (4 + 3 - 1) % 5 and p.horseshoes == 1 and p.horseshoe_used
@@ -169,7 +170,7 @@ def test_rest_returns_the_dice() -> None:
     s = started(2)
     at_activate(s, 0, 1, illuminated=True)
     supply = s.supply["illuminated"]
-    act(s, 0, A.EndTurn())
+    finish_turn(s, 0)
     p = s.players[0]
     assert p.spent == [1] and p.pool_night is None and p.pool_illuminated is None
     assert s.supply["illuminated"] == supply + 1
@@ -192,7 +193,7 @@ def test_the_night_dice_last_thirteen_rounds() -> None:
             act(s, 0, A.Plan(slot, None, option))
             store_all(s)
         act(s, 0, A.Move("night", 0))
-        act(s, 0, A.EndTurn())
+        finish_turn(s, 0)
     assert sizes == [4, 3, 2, 1, 3, 2, 1, 2, 1, 1, 0, 0, 0]
     assert p.removed == 4 and s.phase == "final_travel"
 

@@ -13,16 +13,25 @@ The digests were computed at commit 955c365 (the views before issue 18's changes
 
 which prints them; a deliberate change of the JSON (docs/api.md) records new ones the
 same way, after checking the client (static/) still reads it.
+
+Recorded again for issue 25: these games are new games, so they play rules edition 2
+(docs/rulings-darkroad.md R40: a turn activates a district, the pooled illuminated die
+counts toward the 2, ...), and their listings carry the typed command fields (`plan`'s
+`illuminated`, `take_travel_die`'s `twin` as a die value, `building`/`use_companion`/
+`dark_market`/`fortune` fields instead of prefixed strings, every field written, null
+included, as the clients have always read them). The same games played by rules 1
+give the views of before byte for byte once the listings are left out (checked when they
+were recorded), and tests/games/test_golden.py proves the stored games replay unchanged.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-import orjson
+import pytest
 
 from app.darkroad.game import GAME
+from tests.helpers.view_bytes import print_digests, view_digest
 
 # (players, options, games): the default table, the draft with deed choice and random
 # buildings, two seats, one.
@@ -33,69 +42,17 @@ CASES: dict[str, tuple[int, dict[str, Any], int]] = {
     "one": (1, {}, 1),
 }
 DIGESTS = {
-    "four": "2f900e746d202b5ea9531089b85974b82e47866ed5a224bf270f61cc2bfa1c25",
-    "three_drafting": "ecec314d9f681ac3e4f717c59dd347baff12d70c87e70651313d328f8e0d6a31",
-    "two": "de77fd5c3ed92739978df89273f7ca3f3004a0d049ef35508019f5d8e077a79e",
-    "one": "bc7597ec96ed12e08d5e939cc97aad9592b62191e57a625feabbda7bc50b82c0",
+    "four": "f5bd416349f526b5700b9dd7729b58a8f7a5ed888496f23edbadde03269be75f",
+    "three_drafting": "a9b1094842746d5e21505305b7710d0065703dab860592f0bd225898656468e2",
+    "two": "5989678e40277df009e29227916c2c77cf5ecb81688721de18cdfcd164e2a9a3",
+    "one": "d0e12318ef6780ace2f6f1ded7ff6f1200cbb9d4f6dd926b063d34440af7ae69",
 }
-RELOAD_EVERY = 41  # versions between two cold loads (a state rebuilt from `to_dict`)
 
 
-def dumps(value: Any) -> bytes:
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-
-
-def view_digest(players: int, options: dict[str, Any], games: int, seed: int = 3) -> str:
-    game = GAME
-    digest = hashlib.sha256()
-    seats = frozenset(range(players))
-    viewers: list[int | None] = [*range(players), None]
-    for g in range(games):
-        opts = game.normalise_options({"max_players": players, **options})
-        s = game.new_game(opts, seed * 1_000_003 + g, [f"P{i + 1}" for i in range(players)])
-        version = 0
-        while True:
-            public = game.public_part(s)
-            to_act = game.to_act(s)
-            for viewer in viewers:
-                picture = game.view(s, viewer, public)
-                picture["version"] = version
-                picture.setdefault("game", game.id)
-                picture["to_act"] = to_act
-                digest.update(dumps(picture))
-                digest.update(b"\n")
-            if game.is_over(s) or version >= 3000:
-                break
-            move = game.bot_move(s, seats, version)
-            if move is None:
-                break
-            game.apply(s, move.seat, move.command)
-            version += 1
-            if version % RELOAD_EVERY == 0:
-                s = game.from_dict(orjson.loads(orjson.dumps(game.to_dict(s))))
-        digest.update(b"game %d: %d versions\n" % (g, version))
-    return digest.hexdigest()
-
-
-def test_four_seats_views_are_byte_identical() -> None:
-    assert view_digest(*CASES["four"]) == DIGESTS["four"]
-
-
-def test_three_seats_drafting_views_are_byte_identical() -> None:
-    assert view_digest(*CASES["three_drafting"]) == DIGESTS["three_drafting"]
-
-
-def test_two_seats_views_are_byte_identical() -> None:
-    assert view_digest(*CASES["two"]) == DIGESTS["two"]
-
-
-def test_one_seat_views_are_byte_identical() -> None:
-    assert view_digest(*CASES["one"]) == DIGESTS["one"]
+@pytest.mark.parametrize("case", CASES)
+def test_views_are_byte_identical(case: str) -> None:
+    assert view_digest(GAME, *CASES[case]) == DIGESTS[case]
 
 
 if __name__ == "__main__":
-    for name, case in CASES.items():
-        print(f'    "{name}": "{view_digest(*case)}",')
+    print_digests(GAME, CASES)

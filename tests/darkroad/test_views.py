@@ -6,6 +6,7 @@ import json
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
+from app.darkroad import scenario
 from app.darkroad.view import events_for, public_part, view
 from tests.darkroad.helpers import act, at_activate, started
 
@@ -47,8 +48,8 @@ def test_private_events() -> None:
     their seat)."""
     s = started(2)
     at_activate(s, 0, 1)
-    s.players[0].coins = 5
-    ev = act(s, 0, A.DarkMarket(4, "deed:top"))
+    scenario.set_player(s, 0, coins=5)
+    ev = act(s, 0, A.DarkMarket(4, deed=-1))
     public = events_for(ev, 1)
     assert all(e.get("to") in (None, 1) for e in public)
     assert not any(e["type"] in ("coins", "deed_drawn") for e in public)

@@ -6,6 +6,7 @@ import pytest
 
 from app.darkroad import actions as A
 from app.darkroad import engine as E
+from app.darkroad import scenario
 from app.darkroad import storage as st
 from app.darkroad.errors import RuleError
 from tests.darkroad.helpers import C, act, at_activate, clear_goods, give, started, store_all
@@ -18,8 +19,7 @@ def test_placement_is_part_of_the_command() -> None:
     s = started(1)
     clear_goods(s, 0)
     p = s.players[0]
-    E._gain_good(s, C, p, "weapon", False)
-    E._settle(s, C, [])
+    scenario.gain_good(s, 0, "weapon")
     assert s.pending[0] == {"kind": "store", "seat": 0}
     cmds = [a for a in E.legal_actions(s, 0) if isinstance(a, A.PlaceGood)]
     assert A.PlaceGood() in cmds  # "anywhere it fits", one listed action
@@ -40,11 +40,10 @@ def test_a_good_that_does_not_fit_needs_room() -> None:
     s = started(1)
     clear_goods(s, 0)
     p = s.players[0]
-    p.heroes, p.steeds = [], ["velvet"]
+    scenario.set_player(s, 0, heroes=[], steeds=["velvet"])
     for g in ("armor", "armor", "armor", "armor", "book", "book"):
         give(s, 0, g)  # 4 squares and 2 upright books fill the 5x4 grid
-    E._gain_good(s, C, p, "potion", False)
-    E._settle(s, C, [])
+    scenario.gain_good(s, 0, "potion")
     kinds = {(a.type, getattr(a, "area", 0)) for a in E.legal_actions(s, 0)}
     assert ("place_good", None) not in kinds
     act(s, 0, A.DiscardGood(p.pieces[0]["id"]))
@@ -58,7 +57,7 @@ def test_anywhere_it_fits_rearranges_if_needed() -> None:
     s = started(1)
     clear_goods(s, 0)
     p = s.players[0]
-    p.heroes, p.steeds = [], ["velvet"]
+    scenario.set_player(s, 0, heroes=[], steeds=["velvet"])
     # Four staffs laid across the middle leave no room for a 2x2 armor until repacked.
     for y in range(4):
         pid = p.next_piece
@@ -67,8 +66,7 @@ def test_anywhere_it_fits_rearranges_if_needed() -> None:
             {"id": pid, "good": "staff", "up": False, "area": "main", "x": 1, "y": y, "o": 0}
         )
     assert st.first_fit(C, p, "armor") is None
-    E._gain_good(s, C, p, "armor", False)
-    E._settle(s, C, [])
+    scenario.gain_good(s, 0, "armor")
     act(s, 0, A.PlaceGood())
     assert len(p.pieces) == 5 and st.legal(C, p)
 
@@ -81,7 +79,7 @@ def test_anywhere_it_fits_searches_every_layout() -> None:
     s = started(1)
     clear_goods(s, 0)
     p = s.players[0]
-    p.heroes, p.steeds = ["start_fennick"], ["longshadow"]
+    scenario.set_player(s, 0, heroes=["start_fennick"], steeds=["longshadow"])
     layout = [
         ("book", "main", 0, 0),
         ("book", "main", 2, 0),
@@ -99,14 +97,13 @@ def test_anywhere_it_fits_searches_every_layout() -> None:
         )
         p.next_piece += 1
     assert st.legal(C, p) and st.first_fit(C, p, "instrument") is None
-    E._gain_good(s, C, p, "instrument", False)
-    E._settle(s, C, [])
+    scenario.gain_good(s, 0, "instrument")
     assert A.PlaceGood() in E.legal_actions(s, 0)
     act(s, 0, A.PlaceGood())
     assert len(p.pieces) == 10 and st.legal(C, p) and not p.incoming
     # A grid that truly cannot take it still says so (the search is exhaustive).
     clear_goods(s, 0)
-    p.heroes, p.steeds = [], ["velvet"]
+    scenario.set_player(s, 0, heroes=[], steeds=["velvet"])
     for g in ("armor", "armor", "armor", "armor", "book", "book"):
         give(s, 0, g)
     assert st.repack(C, p, [*p.pieces, {"id": -1, "good": "potion", "up": False}]) is None
@@ -118,7 +115,7 @@ def test_rearrange_command() -> None:
     s = started(2)
     clear_goods(s, 0)
     p = s.players[0]
-    p.heroes, p.steeds = [], ["velvet"]
+    scenario.set_player(s, 0, heroes=[], steeds=["velvet"])
     pid = give(s, 0, "book")
     act(s, 0, A.Rearrange((pid, 0, 3, 3, 0)))
     assert (p.pieces[0]["x"], p.pieces[0]["y"]) == (3, 3)
@@ -138,15 +135,13 @@ def test_storage_hero_holds_any_one_good() -> None:
     clear_goods(s, 0)
     p = s.players[0]
     h = next(x.id for x in C.heroes if x.bonus == "storage" and not x.starting)
-    p.heroes, p.steeds = [h], ["velvet"]
+    scenario.set_player(s, 0, heroes=[h], steeds=["velvet"])
     for g in ("armor", "armor", "armor", "armor", "book", "book"):
         give(s, 0, g)
-    E._gain_good(s, C, p, "weapon", False)
-    E._settle(s, C, [])
+    scenario.gain_good(s, 0, "weapon")
     act(s, 0, A.PlaceGood(st.HERO + h, 0, 0, 0))
     assert p.pieces[-1]["area"] == st.HERO + h
-    E._lose_hero(s, C, p, h)
-    E._settle(s, C, [])
+    scenario.lose_hero(s, 0, h)
     assert p.incoming == [{"good": "weapon", "up": False}] and s.pending[0]["kind"] == "store"
 
 
@@ -156,7 +151,7 @@ def test_commission_slots() -> None:
     commission stack" (ruling R17)."""
     s = started(2)
     p = s.players[0]
-    p.commissions = [k.id for k in C.commissions if k.town == "farglen"][:3]
+    scenario.set_player(s, 0, commissions=[k.id for k in C.commissions if k.town == "farglen"][:3])
     for t in p.commissions:
         s.stacks["farglen"].remove(t)
     at_activate(s, 0, 0)
@@ -172,8 +167,8 @@ def test_lantern_slots() -> None:
     you must discard it"."""
     s = started(1)
     p = s.players[0]
-    p.lanterns = 4
-    E._lanterns(s, C, p, 1, [])
+    scenario.set_player(s, 0, lanterns=4)
+    scenario.gain(s, 0, "lanterns", 1)
     assert p.lanterns == 4
 
 
@@ -182,14 +177,12 @@ def test_inventory_slots() -> None:
     must discard it unless you discard a different resource"."""
     s = started(1)
     p = s.players[0]
-    p.quartz, p.horseshoes = 2, 1
-    E._resource(s, p, "quartz", 1, [])
-    E._settle(s, C, [])
+    scenario.set_player(s, 0, quartz=2, horseshoes=1)
+    scenario.gain(s, 0, "quartz", 1)
     assert s.pending[0]["kind"] == "inventory_overflow"
     act(s, 0, A.DiscardResource("horseshoes"))
     assert (p.quartz, p.horseshoes) == (3, 0)
-    E._resource(s, p, "quartz", 1, [])
-    E._settle(s, C, [])
+    scenario.gain(s, 0, "quartz", 1)
     assert p.quartz == 3 and not s.pending
 
 
@@ -198,9 +191,9 @@ def test_at_most_two_illuminated_dice() -> None:
     not taken)."""
     s = started(1)
     p = s.players[0]
-    p.special = [1, 2]
+    scenario.set_player(s, 0, special=[1, 2])
     supply = s.supply["illuminated"]
-    E._gain_illuminated(s, C, p, [])
+    scenario.gain_illuminated(s, 0)
     assert p.special == [1, 2] and s.supply["illuminated"] == supply
 
 

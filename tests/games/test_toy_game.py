@@ -33,13 +33,16 @@ def test_the_server_lists_the_plugged_game_and_its_commands(server: ServerProces
     games = httpx.get(f"{server.url}/api/games").json()["games"]
     toy = next(g for g in games if g["id"] == "toy")
     assert (toy["title"], toy["min_players"], toy["max_players"]) == ("Race to N", 2, 3)
-    assert toy["defaults"] == {"target": 12}
+    assert toy["defaults"] == {"target": 12, "take_backs": True}
     assert toy["options_schema"]["properties"]["target"]["maximum"] == 50
     assert games[0]["id"] == "karanor"  # the default game first
-    command = httpx.get(f"{server.url}/openapi.json").json()["components"]["schemas"]["CommandIn"][
-        "properties"
-    ]["command"]
-    assert any(v.get("title") == "Add" for v in command["anyOf"])
+    schemas = httpx.get(f"{server.url}/openapi.json").json()["components"]["schemas"]
+    command = schemas["CommandIn"]["properties"]["command"]
+    toy = [v for v in command["anyOf"] if "add" in v.get("discriminator", {}).get("mapping", {})]
+    assert toy[0]["oneOf"] == [{"$ref": "#/components/schemas/ToyAdd"}]
+    # Declared once, on the kit: typed fields, unread ones refused.
+    assert schemas["ToyAdd"]["properties"]["n"]["enum"] == [1, 2, 3]
+    assert schemas["ToyAdd"]["additionalProperties"] is False
     content = httpx.get(f"{server.url}/api/games/toy/content").json()
     assert content["game"] == "toy" and "amber" in content["words"]
 

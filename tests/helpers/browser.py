@@ -15,16 +15,9 @@ from typing import Any
 
 import pytest
 
+from bench.chromium import ARGS, CHROMIUM
 from tests.helpers.services import unavailable
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 860}
 SHARED_SCREENS = Path("/tmp/karanor-screens")
@@ -41,9 +34,8 @@ FAST = {
 }
 
 
-@pytest.fixture
-def browser() -> Iterator[object]:
-    """A headless Chromium for the test."""
+def launched() -> Iterator[Any]:
+    """A headless Chromium, closed when the generator ends (for fixtures of any scope)."""
     if not Path(CHROMIUM).exists():
         unavailable(f"{CHROMIUM} missing: apt-get install -y chromium")
     try:
@@ -54,6 +46,12 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    """A headless Chromium for the test."""
+    yield from launched()
 
 
 @pytest.fixture

@@ -180,7 +180,7 @@ def test_protecting_artifact_cannot_be_targeted():
     """Artifacts: the Mirror of Lac Miroir's passive protection (R30: a protecting artifact
     shields its owner from every card that targets a player, as the Diplomat badge does);
     base pack, where the protecting artifacts are."""
-    s = draft(engine.new_game(load("base"), {"start_seat": 0}, 5, ["Ana", "Bo", "Cy"]))
+    s = draft(engine.new_game({"start_seat": 0}, 5, ["Ana", "Bo", "Cy"], load("base")))
     here = s.players[0].position
     put(s, 0, black_market=["pickpocketing"])
     put(s, 1, position=here, gold=5, artifacts=["mirror_of_lac_miroir"])
@@ -259,7 +259,8 @@ def test_every_card_text_says_whom_the_engine_lets_it_target(s4):
     plays a card "against the player with the most prestige" leads themselves (the text
     says "the other player with the most prestige")."""
     from app.karanor import texts
-    from app.karanor.engine import bm_targets, content_of
+    from app.karanor.black_market import bm_targets
+    from app.karanor.engine import content_of
 
     c = content_of(s4)
     for card in c.black_market:

@@ -4,7 +4,7 @@ valuation and propose trades for what they need; a human can always trade with a
 from __future__ import annotations
 
 from app.karanor import bots, engine
-from app.karanor.actions import Accept, Counter, Decline, Offer
+from app.karanor.commands import Accept, Counter, Decline, Offer
 from tests.karanor.scenario import play, put
 
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from app.karanor import actions as A
+from app.karanor import commands as A
 from app.karanor import engine
 from app.karanor.state import ACTION, DRAFT, GAME_OVER, State
 from tests.karanor.scenario import new

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from app.karanor import commands as K
 from app.karanor import engine
 from app.karanor.state import ACTION, DRAFT
 from app.karanor.view import view
@@ -101,4 +102,4 @@ def test_draft_pick_after_the_draft_is_refused():
             play(s, seat, {"type": "draft_pick", "card": s.players[seat].draft_hand[0]})
     card = s.players[0].business_hand[0]
     refuse(s, 0, {"type": "draft_pick", "card": card}, "wrong_phase")
-    assert engine.check(s, 0, engine.A.DraftPick(card)).code == "wrong_phase"
+    assert engine.check(s, 0, K.DraftPick(card)).code == "wrong_phase"

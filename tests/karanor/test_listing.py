@@ -19,7 +19,9 @@ def slow_listing(s, seat):  # type: ignore[no-untyped-def]
     c = E.content_of(s)
     out = []
     for kind in E.listed_kinds(s, seat):
-        out += [x for x in E.HANDLERS[kind].candidates(s, c, seat) if E.check(s, seat, x) is None]
+        out += [
+            x for x in E.RULES.handlers[kind].candidates(s, c, seat) if E.check(s, seat, x) is None
+        ]
     return out
 
 
@@ -29,14 +31,14 @@ def test_listings_agree_with_check(block: int) -> None:
     same commands in the same order."""
     for g in range(block, GAMES, 4):
         n = 2 + g % 5
-        s = E.new_game("base", {}, 500 + g, [f"p{i}" for i in range(n)])
+        s = E.new_game({}, 500 + g, [f"p{i}" for i in range(n)])
         kind = "greedy" if g % 3 == 0 else "random"
         players = [bots.make(kind, g * 7 + i) for i in range(n)]
         r = random.Random(g)
         while s.phase != GAME_OVER and s.round <= 40:
             for seat in range(n):
                 assert E.legal_actions(s, seat) == slow_listing(s, seat), (seat, s.commands)
-            seat = bots.to_act(s)[0]
+            seat = E.to_act(s)[0]
             acts = E.legal_actions(s, seat)
             cmd = players[seat].decide(s, seat, acts) if r.random() < 0.9 else acts[-1]
             E.apply(s, seat, cmd)

@@ -92,7 +92,7 @@ def test_start_seat_option_chooses_the_first_player():
         for seat in range(3):
             events = engine.apply(
                 s, seat, {"type": "draft_pick", "card": s.players[seat].draft_hand[0]}
-            )[1]
+            )
     assert s.turn_seat == 2 and s.actions_left == 4
     assert events[-1] == {"type": "turn", "seat": 2, "round": 1, "actions": 4}
 
@@ -128,5 +128,5 @@ def test_bad_options_refused(options, n):
     """Rules by Number of Players: the game takes 2 to 6 merchants; room options outside
     their ranges are refused with `bad_options`."""
     with pytest.raises(RuleError) as info:
-        engine.new_game(MINI, options, 1, list((NAMES * 2)[:n]))
+        engine.new_game(options, 1, list((NAMES * 2)[:n]), MINI)
     assert info.value.code == "bad_options"

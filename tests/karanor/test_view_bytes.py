@@ -17,12 +17,12 @@ same way, after checking the client (static/) still reads it.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-import orjson
+import pytest
 
 from app.karanor.game import GAME
+from tests.helpers.view_bytes import print_digests, view_digest
 
 # (players, options, games): the default table, shared quests, the two-player market.
 CASES: dict[str, tuple[int, dict[str, Any], int]] = {
@@ -37,64 +37,12 @@ DIGESTS = {
     "two": "340b081476cbaae0fdefde89c870dfc799d00f146c902a4841835182ca13b98b",
     "six": "55afd0145f2099d0fac4c7560d45f2d77bd5e9a14b7e63d68a6b4d731f726eaa",
 }
-RELOAD_EVERY = 41  # versions between two cold loads (a state rebuilt from `to_dict`)
 
 
-def dumps(value: Any) -> bytes:
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-
-
-def view_digest(players: int, options: dict[str, Any], games: int, seed: int = 3) -> str:
-    game = GAME
-    digest = hashlib.sha256()
-    seats = frozenset(range(players))
-    viewers: list[int | None] = [*range(players), None]
-    for g in range(games):
-        opts = game.normalise_options({"max_players": players, **options})
-        s = game.new_game(opts, seed * 1_000_003 + g, [f"P{i + 1}" for i in range(players)])
-        version = 0
-        while True:
-            public = game.public_part(s)
-            to_act = game.to_act(s)
-            for viewer in viewers:
-                picture = game.view(s, viewer, public)
-                picture["version"] = version
-                picture.setdefault("game", game.id)
-                picture["to_act"] = to_act
-                digest.update(dumps(picture))
-                digest.update(b"\n")
-            if game.is_over(s) or version >= 3000:
-                break
-            move = game.bot_move(s, seats, version)
-            if move is None:
-                break
-            game.apply(s, move.seat, move.command)
-            version += 1
-            if version % RELOAD_EVERY == 0:
-                s = game.from_dict(orjson.loads(orjson.dumps(game.to_dict(s))))
-        digest.update(b"game %d: %d versions\n" % (g, version))
-    return digest.hexdigest()
-
-
-def test_four_seats_views_are_byte_identical() -> None:
-    assert view_digest(*CASES["four"]) == DIGESTS["four"]
-
-
-def test_three_seats_public_quests_views_are_byte_identical() -> None:
-    assert view_digest(*CASES["three_public_quests"]) == DIGESTS["three_public_quests"]
-
-
-def test_two_seats_views_are_byte_identical() -> None:
-    assert view_digest(*CASES["two"]) == DIGESTS["two"]
-
-
-def test_six_seats_views_are_byte_identical() -> None:
-    assert view_digest(*CASES["six"]) == DIGESTS["six"]
+@pytest.mark.parametrize("case", CASES)
+def test_views_are_byte_identical(case: str) -> None:
+    assert view_digest(GAME, *CASES[case]) == DIGESTS[case]
 
 
 if __name__ == "__main__":
-    for name, case in CASES.items():
-        print(f'    "{name}": "{view_digest(*case)}",')
+    print_digests(GAME, CASES)

@@ -46,7 +46,7 @@ def test_usable_addresses(address: str, usable: bool) -> None:
 
 
 def test_banner_lists_lan_addresses_on_all_interfaces(monkeypatch) -> None:
-    monkeypatch.setattr(server, "lan_addresses", lambda family: ["192.168.1.20", "10.0.0.7"])
+    monkeypatch.setattr(netinfo, "lan_addresses", lambda family: ["192.168.1.20", "10.0.0.7"])
     settings = Settings(host="0.0.0.0", port=9000, database_url="sqlite:////srv/k.db")
     lines = server.banner(settings, (1024, 65536))
     assert lines[:4] == [

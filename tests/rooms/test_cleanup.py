@@ -16,6 +16,7 @@ from sqlalchemy import update
 
 from app.rooms import cleanup
 from app.store import repo as tables
+from app.store.chat_rows import chat_messages
 from app.store.db import create_db_engine, write_transaction
 from tests.helpers.client import bearer, make_room, new_id
 from tests.helpers.server import REPO_ROOT
@@ -37,8 +38,8 @@ def age(url: str, code: str, days: float) -> None:
                 update(tables.games).where(tables.games.c.room_id == room_id).values(updated_at=at)
             )
             conn.execute(
-                update(tables.chat_messages)
-                .where(tables.chat_messages.c.room_id == room_id)
+                update(chat_messages)
+                .where(chat_messages.c.room_id == room_id)
                 .values(created_at=at)
             )
             games = tables.games.select().where(tables.games.c.room_id == room_id)
@@ -101,9 +102,7 @@ def test_cleanup_command_deletes_only_expired_rooms(serve: Any, database_url: st
             .one()
             .id
         )
-        conn.execute(
-            tables.chat_messages.insert().values(room_id=room_id, seat=0, name="Host", text="hi")
-        )
+        conn.execute(chat_messages.insert().values(room_id=room_id, seat=0, name="Host", text="hi"))
     engine.dispose()
     expected = {fresh.code, old_lobby.code, old_game.code}
 

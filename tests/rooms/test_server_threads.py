@@ -1,7 +1,7 @@
 """`karanor serve` shortens the GIL's switch interval on SQLite before serving
 (app.server.tune_threads): a worker thread deciding a bot's move gives the event loop the
 GIL back within 1 ms. On PostgreSQL it stays Python's 5 ms (psycopg's writer works in
-Python; docs/performance.md, fourth round)."""
+Python; docs/performance-history.md, fourth round)."""
 
 import subprocess
 import sys

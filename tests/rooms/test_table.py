@@ -11,7 +11,7 @@ import pytest
 
 from app.rooms.errors import PlatformError
 from app.rooms.service import RoomService
-from tests.rooms.conftest import socket
+from tests.rooms.conftest import settle, socket
 from tests.rooms.test_commands import add, toy_room
 
 
@@ -78,6 +78,116 @@ def test_a_seat_out_of_time_is_played_by_a_bot(run_service: Any) -> None:
     run_service(body, room_idle_seconds=0.05)
 
 
+def test_a_present_seat_out_of_time_gets_one_turn_played_and_keeps_its_seat(
+    run_service: Any,
+) -> None:
+    """Issue 27: a person at the table (a socket open) who runs out of time has that one
+    turn played by a bot ("standin" in the log and the view message); the seat stays
+    theirs and their next turn has a fresh clock."""
+
+    async def body(service: RoomService) -> None:
+        code, (ann, bo) = await toy_room(service, humans=2)
+        conn, fake = socket(code, bo.seat.id if bo.seat else None)
+        await service.connect(conn)
+        await service.set_timer(ann, 1, 0)
+        await service.command(ann, "a-1", add(2))
+        log = await until(lambda: _log_if(service, ann, lambda log: len(log) >= 2))
+        assert (log[1]["seat"], log[1]["by"]) == (1, "standin")
+        assert log[0]["by"] is None  # Ann's own move
+        info = await service.room_info(code)
+        assert not info["seats"][1]["replaced"] and not info["seats"][1]["bot"]
+        standin = await until(
+            lambda: _first(fake.views(), lambda m: m.get("by") == "standin"), timeout=5
+        )
+        assert standin["seat"] == 1 and standin["version"] == 2
+        # Ann's turn, then Bo's again with a clock of its own (Bo plays it himself).
+        await service.set_timer(ann, 3600, 0)  # long turns from here: no race with a clock
+        await service.command(ann, "a-2", add(1))
+
+        async def bo_clock() -> bool:
+            info = await service.room_info(code)
+            return [d["seat"] for d in info["timer"]["deadlines"]] == [1]
+
+        await until(bo_clock)
+        await service.command(bo, "b-1", add(1))
+        log = await service.log_entries(ann, 0, 100)
+        assert [(e["seat"], e["by"]) for e in log] == [
+            (0, None), (1, "standin"), (0, None), (1, None)
+        ]  # fmt: skip
+
+    run_service(body, room_idle_seconds=0.05)
+
+
+async def _first(items: list[Any], ok: Any) -> Any:
+    return next((i for i in items if ok(i)), None)
+
+
+def test_timer_changes_reach_every_socket_at_once_and_the_host_pauses_the_clocks(
+    run_service: Any,
+) -> None:
+    """A timer change (set, off, pause, resume) is a "room" message to the room's
+    sockets at once, in the lobby and in the game; paused, no clock runs out."""
+
+    async def body(service: RoomService) -> None:
+        code, (ann, bo) = await toy_room(service, humans=2, start=False)
+        conn, fake = socket(code, bo.seat.id if bo.seat else None)
+        await service.connect(conn)
+
+        async def last_room() -> dict[str, Any] | None:
+            await settle()
+            rooms = [m["room"] for m in fake.sent if m["type"] == "room"]
+            return rooms[-1] if rooms else None
+
+        await service.set_timer(ann, 60, 0)  # in the lobby
+        room = await last_room()
+        assert room is not None and room["timer"]["turn_seconds"] == 60
+        await service.start(ann, None)
+        await service.set_timer(ann, 1, 0)
+        info = await service.set_paused(ann, True)
+        assert info["timer"]["paused"] is not None
+        assert (await last_room() or {})["timer"]["paused"] is not None
+        with pytest.raises(PlatformError) as not_host:
+            await service.set_paused(bo, False)
+        assert not_host.value.code == "not_host"
+        assert not service.table.armed(code)  # paused: no alarm
+        info = await service.set_paused(ann, False)
+        assert info["timer"]["paused"] is None and service.table.armed(code)
+        await service.set_timer(ann, 0, 0)  # off, in the game
+        assert (await last_room() or {"timer": 1})["timer"] is None
+        with pytest.raises(PlatformError) as none:
+            await service.set_paused(ann, True)
+        assert none.value.code == "no_timer"
+
+    run_service(body)
+
+
+def test_a_person_leaves_a_running_game_and_a_bot_plays_their_seat_to_the_end(
+    run_service: Any,
+) -> None:
+    """Issue 27: resigning. The seat keeps its name, a bot plays it (not "replaced": no
+    one returns), its token stops working, the version it left at is kept."""
+
+    async def body(service: RoomService) -> None:
+        code, (ann, bo) = await toy_room(service, humans=2, start=False)
+        with pytest.raises(PlatformError) as lobby:
+            await service.leave(bo)
+        assert lobby.value.code == "not_playing"
+        await service.start(ann, None)
+        await service.command(ann, "a-1", add(1))
+        info = await service.leave(bo)
+        seat = info["seats"][1]
+        assert (seat["name"], seat["bot"], seat["replaced"], seat["left"]) == ("P1", True, False, 1)
+        assert info["seats"][0]["left"] is None
+        with pytest.raises(PlatformError) as gone:
+            await service.authenticate(code, bo.token)
+        assert gone.value.code == "bad_token"
+        # The bot plays Bo's turn.
+        log = await until(lambda: _log_if(service, ann, lambda log: len(log) >= 2))
+        assert (log[1]["seat"], log[1]["by"]) == (1, "bot")
+
+    run_service(body)
+
+
 def test_the_timer_survives_a_restart(run_service: Any, migrated_database_url: str) -> None:
     from app.store.db import create_db_engine
     from tests.rooms.conftest import make_settings
@@ -129,19 +239,19 @@ def test_play_again_opens_one_room_for_the_same_table(run_service: Any) -> None:
         assert (await service.room_info(code))["status"] == "finished"
 
         new_code, index, token = await service.rematch(bo)
-        assert index == 0  # the first to ask hosts the new room
-        again_code, ann_index, _ = await service.rematch(ann)
-        assert (again_code, ann_index) == (new_code, 2)  # after the bot, seated with it
-        # Asked again from another browser: the same seat (a fresh token), not a new one.
+        assert index == 1  # the first to ask hosts the new room, in the same place
+        again_code, ann_index, ann_token = await service.rematch(ann)
+        assert (again_code, ann_index) == (new_code, 0)  # her place was kept (issue 27)
+        # Asked again from another browser: the same seat and token, not a new one.
         third_code, third_index, third_token = await service.rematch(ann)
-        assert (third_code, third_index) == (new_code, 2) and third_token
+        assert (third_code, third_index, third_token) == (new_code, 0, ann_token)
         assert (await service.room_info(code))["rematch"] == new_code
         new = await service.room_info(new_code)
-        assert new["game"] == "toy" and new["options"] == {"target": 12}
-        assert [(s["name"], s["bot"]) for s in new["seats"]] == [
-            ("P1", False),
-            ("Bot 3", True),
-            ("Ann", False),
+        assert new["game"] == "toy" and new["options"] == {"target": 12, "take_backs": True}
+        assert [(s["name"], s["bot"], s["host"]) for s in new["seats"]] == [
+            ("Ann", False, False),
+            ("P1", False, True),
+            ("Bot 3", True, False),
         ]
         assert token
 

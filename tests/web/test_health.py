@@ -58,7 +58,7 @@ def test_readyz_reports_a_schema_behind(database_url: str) -> None:
 
 
 def test_api_server_lists_addresses_for_friends(sqlite_url: str, monkeypatch) -> None:
-    monkeypatch.setattr("app.server.lan_addresses", lambda family: ["192.168.1.20", "10.0.0.7"])
+    monkeypatch.setattr("app.netinfo.lan_addresses", lambda family: ["192.168.1.20", "10.0.0.7"])
     on_all = create_app(Settings(database_url=sqlite_url, host="0.0.0.0", port=9000))
     with TestClient(on_all) as client:
         body = client.get("/api/server").json()

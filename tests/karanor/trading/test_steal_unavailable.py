@@ -21,17 +21,15 @@ BASE = load("base")
 def test_pickpocketed_offer_shows_unavailable() -> None:
     """Trading Between Players: "you cannot hastily trade a resource that is being stolen
     from you by a Black Market card": the offer is unavailable while its gold is gone."""
-    s = draft(engine.new_game(BASE, {"start_seat": 0, "end_prestige": 30}, 7, ["Ana", "Bo", "Cy"]))
+    s = draft(engine.new_game({"start_seat": 0, "end_prestige": 30}, 7, ["Ana", "Bo", "Cy"], BASE))
     town = s.players[0].position
     put(s, 0, gold=3)
     put(s, 1, position=town, black_market=["pickpocketing"])
-    _, events = engine.apply(s, 0, {"type": "offer", "to": None, "give": {"gold": 3}, "want": {}})
+    events = engine.apply(s, 0, {"type": "offer", "to": None, "give": {"gold": 3}, "want": {}})
     oid = events[0]["offer"]
     assert view(s, 2)["offers"][0]["can_accept"] is True
 
-    _, events = engine.apply(
-        s, 1, {"type": "play_black_market", "card": "pickpocketing", "target": 0}
-    )
+    events = engine.apply(s, 1, {"type": "play_black_market", "card": "pickpocketing", "target": 0})
     assert {"type": "offer_status", "offer": oid, "status": "unavailable"} in events
     for seat in (0, 1, 2, None):
         shown = view(s, seat)["offers"][0]

@@ -129,7 +129,7 @@ def truth(server: ServerProcess, code: str) -> tuple[int, dict[int, dict[str, se
         db.dispose()
     game = data["game"]
     names = [s["name"] for s in data["seats"]]
-    s: State = engine.new_game(load(game["content"]), game["options"], game["seed"], names)
+    s: State = engine.new_game(game["options"], game["seed"], names, load(game["content"]))
     revealed = set(strings(_public(s)))
     secrets: dict[int, dict[str, set[str]]] = {}
 
@@ -140,7 +140,7 @@ def truth(server: ServerProcess, code: str) -> tuple[int, dict[int, dict[str, se
 
     record(0)
     for entry in data["log"]:
-        _, events = engine.apply(s, entry["seat"], entry["command"])
+        events = engine.apply(s, entry["seat"], entry["command"])
         revealed |= public_ids(s, events)
         record(entry["version"])
     return game["seed"], secrets

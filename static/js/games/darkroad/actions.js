@@ -8,7 +8,7 @@ import { t, tn } from "../../i18n.js";
 import { clear, h, seatBadge } from "../../util.js";
 import { dieChip, goodChip } from "./draw.js";
 import { commissionCard, heroCard } from "./wagon.js";
-import { districtTitle, listOf, steps } from "./words.js";
+import { districtNoun, districtTitle, listOf, steps } from "./words.js";
 
 const PROMPTS = {
   store: () => t("Store your new good in your wagon"),
@@ -56,7 +56,7 @@ const OTHERS = {
 export function facing(content, words, view, pos) {
   const ring = content.board.ringway;
   const b = view.board.buildings?.[pos];
-  const p = { a: districtTitle(ring[pos]), b: districtTitle(ring[(pos + 1) % 5]), building: b ? words.building(b) : "" };
+  const p = { a: districtNoun(ring[pos]), b: districtNoun(ring[(pos + 1) % 5]), building: b ? words.building(b) : "" };
   return pos < 4 && b ? t("{a} & {b} (+ {building} with an illuminated die)", p) : t("{a} & {b}", p);
 }
 
@@ -139,7 +139,7 @@ export class ActionPanel {
 
     // --- storing a good: the one-click default here, the grid in the wagon ---------------
     if (pend?.kind === "store") {
-      const auto = of("place_good").find((a) => a.area === null);
+      const auto = of("place_good").find((a) => a.area == null);
       const inc = me.incoming[0];
       if (auto) {
         group(null, h("p", { text: t("New: {good}. Place it on the storage grid of your wagon, or:", { good: w.good(inc.good, inc.up) }) }),
@@ -232,7 +232,8 @@ export class ActionPanel {
 
     // --- answers to choices -----------------------------------------------------------------
     const joins = of("join");
-    if (joins.length) group(t("Join the caravan?"), h("div", { class: "row" }, ...joins.map((a) => btn(a, null, { cls: a.yes ? "btn primary" : "btn" }))));
+    // The status line already asks "Join the caravan?": the buttons need no second title.
+    if (joins.length) group(null, h("div", { class: "row" }, ...joins.map((a) => btn(a, null, { cls: a.yes ? "btn primary" : "btn" }))));
     const rer = of("reroll_travel");
     const dice = of("take_travel_die");
     if (dice.length || rer.length) {

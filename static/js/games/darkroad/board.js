@@ -3,15 +3,15 @@
 // the four buildings, the round track and the prestige track. Pan (drag) and zoom
 // (wheel, pinch, buttons) move the viewBox, as Karanor's map does.
 import { t, tn } from "../../i18n.js";
+import { Viewport, cardAttrs } from "../../kit.js";
 import { clear, s, seatColour, seatMark } from "../../util.js";
-import { die, goodToken, wrapped } from "./draw.js";
-import { districtTitle, goodLetter, listOf } from "./words.js";
+import { die, fitTexts, fitTo, goodToken, wrapped } from "./draw.js";
+import { districtNoun, districtTitle, goodLetter, listOf } from "./words.js";
 
 const W = 1300;
 const H = 1270;
 const C = { x: 650, y: 560 };
 const R = 210;
-const REMOVAL = [4, 7, 9, 10];
 
 /** Where wagon space i is (between district i and i+1). */
 const spaceAngle = (i) => (-90 + 72 * i) * (Math.PI / 180);
@@ -27,6 +27,11 @@ const PANELS = {
 };
 const BUILDING_AT = [0, 1, 2, 3].map((i) => onRing(spaceAngle(i), 118));
 
+/** Mark a card drawn on the board for the shell's card viewer (its whole text). */
+function asCard(node, name, text) {
+  for (const [k, v] of Object.entries(cardAttrs(name, text))) node.setAttribute(k, v);
+}
+
 export class Board {
   constructor(container, content, words, { onCommand }) {
     this.container = container;
@@ -34,10 +39,10 @@ export class Board {
     this.words = words;
     this.onCommand = onCommand;
     this.full = { x: 0, y: 0, w: W, h: H };
-    this.vb = { ...this.full };
-    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "dr-board-svg", role: "group", "aria-labelledby": "dr-board-title",
+    // Named by aria-label, not a <title>: a title of the whole drawing would be the
+    // tooltip of every point of the board the pointer rests on.
+    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "dr-board-svg", role: "group", "aria-label": t("The kingdom board: the Ringway and its districts"),
       preserveAspectRatio: "xMidYMid meet" });
-    this.svg.append(s("title", { id: "dr-board-title", text: t("The kingdom board: the Ringway and its districts") }));
     this.svg.append(s("defs", {},
       s("filter", { id: "dr-shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
         s("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2.5, "flood-opacity": 0.4 }))));
@@ -46,7 +51,13 @@ export class Board {
     this.top = s("g");
     this.svg.append(this.layer, this.wheelLayer, this.top);
     clear(container).append(this.svg);
-    this.enablePanZoom();
+    // Board text is at least 20 units: 0.56 px a unit keeps it at 11 CSS px or more; a
+    // phone starts zoomed in on the Ringway, a laptop sees the whole board at that scale.
+    this.viewport = new Viewport(container, this.svg, this.full, { maxZoom: 5, readable: { scale: 0.56, x: C.x, y: C.y } });
+    // A press on the board is a pan, a pick or a tap that names a mark: it does not move
+    // keyboard focus to the page (the shell's <main tabindex=-1>), which would close the
+    // name bubble the tap just opened.
+    container.addEventListener("mousedown", (e) => { if (!e.target.closest?.("[role=button]")) e.preventDefault(); });
   }
 
   /** A clickable legal command on the board (role button, keyboard too). */
@@ -67,12 +78,9 @@ export class Board {
     return node;
   }
 
-  update(view, { busy = false, preview = null, last = null } = {}) {
+  update(view, { busy = false, last = null } = {}) {
     this.view = view;
     this.last = last;
-    const ring = this.content.board.ringway;
-    this.previewed = preview === null || preview === undefined ? new Set()
-      : new Set([ring[preview], ring[(preview + 1) % 5], ...(preview < 4 ? [view.board.buildings?.[preview]] : [])]);
     const g = clear(this.layer);
     const b = view.board;
     const legal = view.legal_actions || [];
@@ -87,8 +95,35 @@ export class Board {
     this.drawInn(g, view, active);
     this.drawExcursions(g, view, active);
     this.drawPrestige(g, view);
-    this.drawWagons(clear(this.top), view, legal, busy, preview);
+    this.drawWagons(clear(this.top), view, legal, busy);
+    this.previewLayer = s("g", { class: "dr-preview-layer", "pointer-events": "none" });
+    this.top.append(this.previewLayer);
+    // A preview belongs to the control hovered or focused now: a redraw starts without one
+    // (the focus the shell restores rings its space again).
+    this.preview(null);
+    // Every marked text laid out to its box by measure (draw.js), in any language.
+    fitTexts(this.svg);
     void b;
+  }
+
+  /** Ring wagon space `space` (null: none), its two districts and its building: what a
+   *  hovered or focused move or plan would face. Drawn in a layer of its own that takes
+   *  no click, and nothing else is redrawn: a click that began on a target ends on it. */
+  preview(space) {
+    this.previewing = space;
+    if (!this.previewLayer || !this.view) return;
+    const layer = clear(this.previewLayer);
+    for (const n of this.svg.querySelectorAll(".dr-building.preview")) n.classList.remove("preview");
+    if (space === null || space === undefined) return;
+    const ring = this.content.board.ringway;
+    for (const id of [ring[space], ring[(space + 1) % 5]]) {
+      const p = PANELS[id];
+      layer.append(s("rect", { x: p.x - 5, y: p.y - 5, width: p.w + 10, height: p.h + 10, rx: 21, class: "dr-preview-panel" }));
+    }
+    const building = space < 4 ? this.view.board.buildings?.[space] : null;
+    if (building) this.svg.querySelector(`.dr-building[data-building="${CSS.escape(building)}"]`)?.classList.add("preview");
+    const p = onRing(spaceAngle(space));
+    layer.append(s("circle", { cx: p.x, cy: p.y, r: 44, class: "dr-preview-ring" }));
   }
 
   panel(g, id, active, extra = "") {
@@ -96,42 +131,52 @@ export class Board {
     const node = s("g", { class: `dr-panel dr-panel-${id}${active.has(id) ? " active" : ""}`, "data-district": id });
     node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: 18, class: "dr-panel-bg" }));
     node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: 34, rx: 14, class: "dr-panel-head" }));
-    node.append(s("text", { x: p.x + 16, y: p.y + 24, class: "dr-panel-title", text: extra ? t("{district} · {extra}", { district: districtTitle(id), extra }) : districtTitle(id) }));
-    if (this.previewed.has(id)) node.append(s("rect", { x: p.x - 5, y: p.y - 5, width: p.w + 10, height: p.h + 10, rx: 21, class: "dr-preview-panel" }));
-    if (active.has(id)) node.append(s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-open", "text-anchor": "end", text: t("open to you") }));
-    else if (this.last?.target === id) {
-      node.append(s("rect", { x: p.x - 4, y: p.y - 4, width: p.w + 8, height: p.h + 8, rx: 20, class: "dr-last", stroke: seatColour(this.last.seat) }),
-        s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-last", "text-anchor": "end", text: this.words.isMe(this.last.seat) ? t("last: you") : t("last: {who}", { who: this.words.name(this.last.seat) }) }));
-    }
+    const title = s("text", { x: p.x + 16, y: p.y + 24, class: "dr-panel-title", text: extra ? t("{district} · {extra}", { district: districtTitle(id), extra }) : districtTitle(id) });
+    node.append(title);
     g.append(node);
+    // The head's right-hand note (open to you, last: who) keeps its place; the title fits
+    // in what is left of the head.
+    let note = null;
+    if (active.has(id)) note = s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-open", "text-anchor": "end", text: t("open to you") });
+    else if (this.last?.target === id) {
+      node.append(s("rect", { x: p.x - 4, y: p.y - 4, width: p.w + 8, height: p.h + 8, rx: 20, class: "dr-last", stroke: seatColour(this.last.seat) }));
+      note = s("text", { x: p.x + p.w - 14, y: p.y + 24, class: "dr-panel-last", "text-anchor": "end", text: this.words.isMe(this.last.seat) ? t("last: you") : t("last: {who}", { who: this.words.name(this.last.seat) }) });
+    }
+    if (note) {
+      node.append(fitTo(note, Math.round(p.w * 0.45)));
+      fitTexts(node);
+    }
+    const used = note ? Math.min(note.getComputedTextLength(), p.w * 0.45) + 14 : 0;
+    fitTo(title, Math.round(p.w - 30 - used - (note ? 12 : 0)));
     return node;
   }
 
   drawRounds(g, view) {
     const round = view.turn?.round ?? 1;
+    const { rounds, removal_rounds: REMOVAL, last_rounds: LAST } = this.content.rules;
     const x0 = 350;
     const track = s("g", { class: "dr-rounds" });
     track.append(s("text", { x: x0 - 22, y: 52, class: "dr-label", "text-anchor": "end", text: view.turn?.phase === "final_travel" ? t("Final travel") : t("Round") }));
-    for (let r = 1; r <= 13; r += 1) {
+    for (let r = 1; r <= rounds; r += 1) {
       const x = x0 + (r - 1) * 48;
       const cls = r < round ? "past" : r === round ? "now" : "";
       const node = s("g", { class: `dr-round ${cls}` },
         s("title", { text: REMOVAL.includes(r) ? t("Round {r}: at its end a night die leaves the game", { r })
-          : r >= 11 ? t("Round {r} (the last rounds: no reserve)", { r }) : t("Round {r}", { r }) }),
+          : LAST.includes(r) ? t("Round {r} (the last rounds: no reserve)", { r }) : t("Round {r}", { r }) }),
         s("circle", { cx: x, cy: 46, r: 19 }),
         s("text", { x, y: 52, "text-anchor": "middle", text: String(r) }));
       if (REMOVAL.includes(r)) node.append(s("g", { class: "dr-removal" }, s("rect", { x: x - 7, y: 68, width: 14, height: 14, rx: 3 }), s("line", { x1: x - 9, y1: 84, x2: x + 9, y2: 66 })));
       track.append(node);
     }
-    track.append(s("text", { x: x0 + 13 * 48 - 10, y: 52, class: "dr-label small", text: t("▣ = a night die leaves") }));
+    track.append(fitTo(s("text", { x: x0 + 13 * 48 - 10, y: 52, class: "dr-label small", text: t("▣ = a night die leaves") }), 1280 - (x0 + 13 * 48 - 10)));
     g.append(track);
   }
 
   drawRoad(g) {
     g.append(s("circle", { cx: C.x, cy: C.y, r: R, class: "dr-road" }));
     g.append(s("circle", { cx: C.x, cy: C.y, r: R, class: "dr-road-line" }));
-    g.append(s("text", { x: C.x, y: C.y + 6, class: "dr-ringway", "text-anchor": "middle", text: t("The Ringway") }));
-    g.append(s("text", { x: C.x, y: C.y + 28, class: "dr-label small", "text-anchor": "middle", text: t("clockwise ↻") }));
+    g.append(s("text", { x: C.x, y: C.y + 30, class: "dr-ringway", "text-anchor": "middle", text: t("The Ringway") }));
+    g.append(s("text", { x: C.x, y: C.y + 54, class: "dr-label small", "text-anchor": "middle", text: t("clockwise ↻") }));
     const ring = this.content.board.ringway;
     for (let i = 0; i < 5; i += 1) {
       // Spokes from the road to each district panel.
@@ -143,7 +188,7 @@ export class Board {
     }
     for (let i = 0; i < 5; i += 1) {
       const p = onRing(spaceAngle(i));
-      const name = t("Wagon space {n}: between {a} and {b}", { n: i + 1, a: districtTitle(ring[i]), b: districtTitle(ring[(i + 1) % 5]) });
+      const name = t("Wagon space {n}: between {a} and {b}", { n: i + 1, a: districtNoun(ring[i]), b: districtNoun(ring[(i + 1) % 5]) });
       g.append(s("g", { class: "dr-space" }, s("title", { text: name }), s("circle", { cx: p.x, cy: p.y, r: 30 })));
     }
   }
@@ -152,10 +197,11 @@ export class Board {
     (view.board.buildings || []).forEach((id, i) => {
       const at = BUILDING_AT[i];
       const info = this.content.buildings.find((x) => x.id === id);
-      const node = s("g", { class: `dr-building${active.has(id) ? " active" : ""}${this.last?.target === id ? " last" : ""}${this.previewed.has(id) ? " preview" : ""}`, transform: `translate(${at.x} ${at.y})` },
+      const node = s("g", { class: `dr-building${active.has(id) ? " active" : ""}${this.last?.target === id ? " last" : ""}`, "data-building": id, transform: `translate(${at.x} ${at.y})` },
         s("title", { text: t("{building} (building {n}, with wagon space {n}): {text}", { building: info?.name ?? id, n: i + 1, text: info?.text ?? "" }) }),
-        s("rect", { x: -62, y: -30, width: 124, height: 60, rx: 10 }),
-        wrapped(info?.name ?? id, { y: -6, max: 16, lh: 17, cls: "dr-building-name", lines: 2 }));
+        s("rect", { x: -67, y: -34, width: 134, height: 68, rx: 10 }),
+        wrapped(info?.name ?? id, { y: -6, max: 12, lh: 22, cls: "dr-building-name", lines: 2, width: 124 }));
+      asCard(node, info?.name ?? id, info?.text ?? "");
       g.append(node);
     });
   }
@@ -182,14 +228,17 @@ export class Board {
       part.title.textContent = tn("{good}: ${price}, {n} market die", "{good}: ${price}, {n} market dice", sec.dice, { good: this.words.goodTitle(sec.good), price: sec.value });
       const dice = clear(part.dice);
       for (let d = 0; d < sec.dice; d += 1) {
-        dice.append(s("g", { class: "dr-market-die", transform: `translate(${(d - (sec.dice - 1) / 2) * 24} 0)` },
-          s("rect", { x: -10, y: -10, width: 20, height: 20, rx: 4 }),
-          s("text", { y: 5, "text-anchor": "middle", text: goodLetter(sec.good) })));
+        dice.append(s("g", { class: "dr-market-die", transform: `translate(${(d - (sec.dice - 1) / 2) * 27} 0)` },
+          s("rect", { x: -12, y: -12, width: 24, height: 24, rx: 4 }),
+          s("text", { y: 7, "text-anchor": "middle", text: goodLetter(sec.good) })));
       }
     });
     const aside = view.board.market_aside || 0;
-    node.append(s("text", { x: 56, y: 446, class: "dr-label small", text: aside ? tn("Market wheel: {n} die on it, {aside} set aside", "Market wheel: {n} dice on it, {aside} set aside", wheel.reduce((n, x) => n + x.dice, 0), { aside })
-      : tn("Market wheel: {n} die on it", "Market wheel: {n} dice on it", wheel.reduce((n, x) => n + x.dice, 0)) }));
+    // Clear of the price tokens: the dice aside in the bottom-left corner, the count on the
+    // wheel in the panel's name (a tap or a hover).
+    const onWheel = wheel.reduce((n, x) => n + x.dice, 0);
+    node.setAttribute("data-tip", tn("Market wheel: {n} die on it", "Market wheel: {n} dice on it", onWheel));
+    if (aside) node.append(s("text", { x: 52, y: 448, class: "dr-label small", text: tn("{n} die aside", "{n} dice aside", aside) }));
   }
 
   /** The wheel's drawing, once: six sectors (a good, its name, its market dice), the prices. */
@@ -208,8 +257,8 @@ export class Board {
       const content = s("g", { class: "dr-sector-content" });
       content.style.transformBox = "view-box";
       content.style.transformOrigin = `${gx}px ${gy}px`;
-      content.append(goodToken(sec.good, { x: gx, y: gy - 6, r: 16 }),
-        s("text", { x: gx, y: gy + 26, "text-anchor": "middle", class: "dr-sector-name", text: this.words.goodTitle(sec.good) }));
+      // The good's token (its name is the sector's tip and in the wagon's key of goods).
+      content.append(goodToken(sec.good, { x: gx, y: gy, r: 19 }));
       const px = cx + r * 0.3 * Math.cos(am);
       const py = cy + r * 0.3 * Math.sin(am);
       const dice = s("g");
@@ -225,8 +274,8 @@ export class Board {
       const a = (-90 + 60 * k) * (Math.PI / 180);
       const x = cx + (r + 22) * Math.cos(a);
       const y = cy + (r + 22) * Math.sin(a);
-      ring.append(s("g", {}, s("title", { text: t("Price slot: ${price}", { price: v }) }), s("circle", { cx: x, cy: y, r: 17, class: "dr-price" }),
-        s("text", { x, y: y + 6, "text-anchor": "middle", class: "dr-price-text", text: t("${price}", { price: v }) })));
+      ring.append(s("g", {}, s("title", { text: t("Price slot: ${price}", { price: v }) }), s("circle", { cx: x, cy: y, r: 20, class: "dr-price" }),
+        s("text", { x, y: y + 7, "text-anchor": "middle", class: "dr-price-text", text: t("${price}", { price: v }) })));
     });
     this.wheelLayer.append(turn, ring, s("circle", { cx, cy, r: 18, class: "dr-wheel-hub" }));
     this.wheel = { turn, parts, angle: null };
@@ -243,13 +292,13 @@ export class Board {
       const card = s("g", { class: "dr-stack", transform: `translate(${x} ${y})` });
       if (st.count > 1) card.append(s("rect", { x: 5, y: 5, width: 128, height: 148, rx: 10, class: "dr-card-under" }));
       card.append(s("rect", { x: 0, y: 0, width: 128, height: 148, rx: 10, class: `dr-card dr-town-${town.region}` }));
-      card.append(s("text", { x: 64, y: 24, class: "dr-card-title", "text-anchor": "middle", text: town.name }));
-      card.append(s("text", { x: 64, y: 42, class: "dr-label small", "text-anchor": "middle", text: { north: t("north region"), west: t("west region"), east: t("east region") }[town.region] ?? town.region }));
-      if (top) {
-        top.requests.forEach((gd, j) => card.append(goodToken(gd, { x: 30 + j * 34, y: 78, r: 14, title: this.words.goodTitle(gd) })));
-        card.append(s("text", { x: 64, y: 116, class: "dr-label small", "text-anchor": "middle", text: t("1/3/6 prestige") }));
-      } else card.append(s("text", { x: 64, y: 84, class: "dr-label", "text-anchor": "middle", text: t("empty") }));
-      card.append(s("g", { class: "dr-count" }, s("circle", { cx: 114, cy: 134, r: 13 }), s("text", { x: 114, y: 139, "text-anchor": "middle", text: String(st.count) })));
+      const region = { north: t("north region"), west: t("west region"), east: t("east region") }[town.region] ?? town.region;
+      card.append(fitTo(s("text", { x: 64, y: 30, class: "dr-card-title", "text-anchor": "middle", text: town.name }), 116));
+      if (top) top.requests.forEach((gd, j) => card.append(goodToken(gd, { x: 26 + j * 38, y: 76, r: 17, title: this.words.goodTitle(gd) })));
+      else card.append(s("text", { x: 64, y: 82, class: "dr-label", "text-anchor": "middle", text: t("empty") }));
+      card.append(s("g", { class: "dr-count" }, s("circle", { cx: 110, cy: 130, r: 16 }), s("text", { x: 110, y: 137, "text-anchor": "middle", text: String(st.count) })));
+      asCard(card, t("{town} commission", { town: town.name }), top ? t("{region}. On top: {goods}. 1, 2 or 3 of its goods delivered give 1, 3 or 6 prestige, +1 for each upgraded good. {n} in the stack.", { region, goods: listOf(top.requests.map((x) => this.words.good(x))), n: st.count })
+        : t("{region}. The stack is empty.", { region }));
       card.insertBefore(s("title", { text: top ? tn("{town}: {n} commission; on top: {goods}", "{town}: {n} commissions; on top: {goods}", st.count, { town: town.name, goods: listOf(top.requests.map((x) => this.words.good(x))) })
         : tn("{town}: {n} commission", "{town}: {n} commissions", st.count, { town: town.name }) }), card.firstChild);
       const cmd = legal.find((a) => a.type === "take_commission" && a.town === town.id);
@@ -270,14 +319,14 @@ export class Board {
       const here = view.board.dark_market === i;
       const spot = s("g", { class: `dr-dm-space${here ? " here" : ""}`, transform: `translate(${cx + dx} ${cy + dy})` },
         s("title", { text: here ? t("{space} (the marker is here)", { space: this.words.darkMarketSpace(sp.space) })
-          : sp.goods.length ? this.words.darkMarketSpace(sp.space) : t("{space}: a commission or a deed with its bonus", { space: this.words.darkMarketSpace(sp.space) }) }),
-        s("circle", { r: 34 }));
-      if (sp.goods.length) sp.goods.forEach((gd, j) => spot.append(goodToken(gd, { x: (j - 0.5) * 26, y: 0, r: 11 })));
-      else spot.append(s("text", { y: 5, "text-anchor": "middle", class: "dr-label small", text: t("deal") }));
-      if (here) spot.append(s("circle", { r: 38, class: "dr-marker" }));
+          : this.words.darkMarketSpace(sp.space) }),
+        s("circle", { r: 38 }));
+      if (sp.goods.length) sp.goods.forEach((gd, j) => spot.append(goodToken(gd, { x: (j - 0.5) * 32, y: 0, r: 15 })));
+      else spot.append(fitTo(s("text", { y: 5, "text-anchor": "middle", class: "dr-label small", text: t("deal") }), 72));
+      if (here) spot.append(s("circle", { r: 42, class: "dr-marker" }));
       node.append(spot);
     });
-    node.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "dr-label small", text: t("1 coin/space") }));
+    node.append(wrapped(t("1 coin a space"), { x: cx, y: cy - 4, max: 7, lh: 22, cls: "dr-label small", lines: 2, width: 90 }));
     // The courtyard: two deeds face up with their banners, and the deck.
     node.append(s("text", { x: 1185, y: 540, class: "dr-label", "text-anchor": "middle", text: t("Courtyard") }));
     (view.board.courtyard || []).forEach((id, i) => {
@@ -289,10 +338,10 @@ export class Board {
           : t("{deed}: {text}", { deed: d.name, text: d.text }) }),
         s("rect", { width: 130, height: 104, rx: 10, class: "dr-card dr-deed-card" }));
       if (d) {
-        card.append(wrapped(d.name, { x: 65, y: 20, max: 15, lh: 15, cls: "dr-card-title small", lines: 2 }));
-        card.append(wrapped(d.text, { x: 65, y: 56, max: 22, lh: 12, cls: "dr-card-text", lines: 3 }));
+        card.append(wrapped(d.name, { x: 65, y: 26, max: 11, lh: 22, cls: "dr-card-title small", lines: 2, width: 118 }));
+        asCard(card, d.name, banner ? t("{text} Banner: {bonus}.", { text: d.text, bonus: this.words.effect(banner) }) : d.text);
       }
-      if (banner) card.append(s("text", { x: 65, y: 100, class: "dr-banner", "text-anchor": "middle", text: t("+ {bonus}", { bonus: this.words.effect(banner) }) }));
+      if (banner) card.append(wrapped(t("+ {bonus}", { bonus: this.words.effect(banner) }), { x: 65, y: 78, max: 12, lh: 20, cls: "dr-banner", lines: 2, width: 118 }));
       node.append(card);
     });
     node.append(s("text", { x: 1185, y: 792, class: "dr-label small", "text-anchor": "middle", text: t("deck: {n}", { n: view.board.decks?.deeds ?? 0 }) }));
@@ -312,11 +361,12 @@ export class Board {
       }
       const town = this.words.heroTownOf(id);
       card.append(s("title", { text: this.words.heroLine(id) }));
-      card.append(s("rect", { width: 168, height: 130, rx: 10, class: "dr-card dr-hero-card" }));
-      card.append(wrapped(hero.name, { x: 84, y: 22, max: 20, lh: 16, cls: "dr-card-title small", lines: 2 }));
-      card.append(s("text", { x: 84, y: 62, "text-anchor": "middle", class: "dr-label small", text: t("{type} → {town}", { type: this.words.heroType(hero.type), town: this.words.town(town) }) }));
-      hero.requests.forEach((gd, j) => card.append(goodToken(gd, { x: 84 + (j - (hero.requests.length - 1) / 2) * 32, y: 90, r: 13 })));
-      if (hero.bonus !== "none") card.append(s("text", { x: 84, y: 122, "text-anchor": "middle", class: "dr-bonus", text: t("+ {bonus}", { bonus: this.words.heroBonus(hero.bonus) }) }));
+      card.append(s("rect", { width: 168, height: 136, rx: 10, class: "dr-card dr-hero-card" }));
+      card.append(wrapped(hero.name, { x: 84, y: 24, max: 14, lh: 21, cls: "dr-card-title small", lines: 2, width: 156 }));
+      card.append(fitTo(s("text", { x: 84, y: 68, "text-anchor": "middle", class: "dr-label small", text: t("→ {town}", { town: this.words.town(town) }) }), 156));
+      hero.requests.forEach((gd, j) => card.append(goodToken(gd, { x: 84 + (j - (hero.requests.length - 1) / 2) * 38, y: 90, r: 17 })));
+      if (hero.bonus !== "none") card.append(fitTo(s("text", { x: 84, y: 128, "text-anchor": "middle", class: "dr-bonus", text: t("+ {bonus}", { bonus: this.words.heroBonus(hero.bonus) }) }), 156));
+      asCard(card, hero.name, this.words.heroLine(id));
       node.append(card);
     });
   }
@@ -336,60 +386,61 @@ export class Board {
       const spot = s("g", { class: `dr-ruin${here ? " here" : ""}`, transform: `translate(${x} ${y})` },
         s("title", { text: this.ruinsTitle(sp, here) }),
         s("rect", { width: 96, height: 96, rx: 12 }));
-      if (sp.goods.length) sp.goods.forEach((gd, j) => spot.append(goodToken(gd, { x: 30 + j * 36, y: 48, r: 14, up: true })));
-      else spot.append(s("text", { x: 48, y: 54, "text-anchor": "middle", class: "dr-label small", text: t("any ★") }));
+      if (sp.goods.length) sp.goods.forEach((gd, j) => spot.append(goodToken(gd, { x: 28 + j * 40, y: 50, r: 17, up: true })));
+      else spot.append(wrapped(t("any ★"), { x: 48, y: 50, max: 10, lh: 22, cls: "dr-label small", lines: 2, width: 86 }));
       if (here) spot.append(s("circle", { cx: 82, cy: 14, r: 11, class: "dr-marker-dot" }));
       node.append(spot);
     });
     // The companion row: deck, then three cards; the farthest carries a travel die.
-    node.append(s("text", { x: 600, y: 890, class: "dr-label", "text-anchor": "middle", text: t("Companions") }));
-    node.append(s("g", { class: "dr-deck", transform: "translate(372 904)" },
+    node.append(s("text", { x: 569, y: 890, class: "dr-label", "text-anchor": "middle", text: t("Companions") }));
+    node.append(s("g", { class: "dr-deck", transform: "translate(364 904)" },
       s("title", { text: tn("Companion deck: {n} card", "Companion deck: {n} cards", b.decks?.companions ?? 0) }),
-      s("rect", { width: 76, height: 150, rx: 10 }), s("text", { x: 38, y: 80, "text-anchor": "middle", text: String(b.decks?.companions ?? 0) })));
+      s("rect", { width: 56, height: 150, rx: 10 }), s("text", { x: 28, y: 80, "text-anchor": "middle", text: String(b.decks?.companions ?? 0) })));
     (b.companion_row || []).forEach((id, i) => {
-      const x = 460 + i * 122;
+      const x = 426 + i * 118;
       const card = s("g", { class: "dr-companion", transform: `translate(${x} 904)` });
       const comp = this.content.companions.find((cc) => cc.id === id);
-      card.append(s("rect", { width: 114, height: 150, rx: 10, class: `dr-card${comp ? "" : " empty"}${comp?.kind === "stray" ? " stray" : ""}` }));
+      card.append(s("rect", { width: 112, height: 150, rx: 10, class: `dr-card${comp ? "" : " empty"}${comp?.kind === "stray" ? " stray" : ""}` }));
       if (comp) {
         const p = { companion: comp.name, kind: this.words.companionKind(comp.kind), gift: this.words.gift(comp.gift), abilities: comp.abilities.map((a) => this.words.ability(a)).join("; ") };
         card.append(s("title", { text: b.companion_row_die?.[i] ? t("{companion} ({kind}; gift: {gift}): {abilities}. Carries a travel die.", p) : t("{companion} ({kind}; gift: {gift}): {abilities}", p) }));
-        card.append(wrapped(comp.name, { x: 57, y: 22, max: 13, lh: 15, cls: "dr-card-title small", lines: 3 }));
-        card.append(wrapped(comp.abilities.map((a) => this.words.ability(a)).join(" · "), { x: 57, y: 84, max: 18, lh: 12, cls: "dr-card-text", lines: 4 }));
+        card.append(wrapped(comp.name, { x: 56, y: 26, max: 10, lh: 22, cls: "dr-card-title small", lines: 4, width: 102 }));
+        asCard(card, comp.name, t("{kind}; gift: {gift}. {abilities}.", p));
       }
-      if (b.companion_row_die?.[i]) card.append(die("+", { x: 98, y: 140, size: 24, cls: "travel", title: t("A travel die rides with this companion") }));
+      if (b.companion_row_die?.[i]) card.append(die("+", { x: 90, y: 132, size: 34, cls: "travel", title: t("A travel die rides with this companion") }));
       node.append(card);
     });
     // Event decks and the good fortune track.
-    node.append(s("text", { x: 950, y: 890, class: "dr-label", "text-anchor": "middle", text: t("Events & good fortune") }));
+    node.append(s("text", { x: 972, y: 890, class: "dr-label", "text-anchor": "middle", text: t("Events & good fortune") }));
+    // Each event deck says what its route gives the leader (and costs) on its own card:
+    // as tall as the companions, nothing written under it (a travel die rides there).
     [["dark_road", t("Dark road")], ["shortcut", t("Shortcut")]].forEach(([deck, name], i) => {
       const p = { n: b.decks?.[deck] ?? 0, seen: (b.discards?.[deck] || []).length };
-      node.append(s("g", { class: `dr-deck dr-deck-${deck}`, transform: `translate(${840 + i * 88} 904)` },
+      const fortunes = deck === "shortcut" ? 2 : 1;
+      node.append(s("g", { class: `dr-deck dr-deck-${deck}`, transform: `translate(${780 + i * 114} 904)` },
         s("title", { text: deck === "shortcut" ? t("Shortcut events: {n} in the deck, {seen} seen", p) : t("Dark road events: {n} in the deck, {seen} seen", p) }),
-        s("rect", { width: 80, height: 112, rx: 10 }),
-        wrapped(name, { x: 40, y: 36, max: 9, lh: 15, cls: "small", lines: 2 }),
-        s("text", { x: 40, y: 80, "text-anchor": "middle", text: String(b.decks?.[deck] ?? 0) })));
+        s("rect", { width: 108, height: 150, rx: 10 }),
+        wrapped(name, { x: 54, y: 30, max: 8, lh: 21, cls: "small", lines: 2, width: 98 }),
+        fitTo(s("text", { x: 54, y: 84, "text-anchor": "middle", class: "small dr-deck-gives", text: tn("{n} fortune", "{n} fortunes", fortunes, { n: fortunes }) }), 98),
+        deck === "shortcut" ? fitTo(s("text", { x: 54, y: 108, "text-anchor": "middle", class: "small dr-deck-gives", text: t("3 lanterns") }), 98) : null,
+        s("text", { x: 54, y: 138, "text-anchor": "middle", text: String(b.decks?.[deck] ?? 0) })));
     });
-    const fort = s("g", { class: "dr-fortune", transform: "translate(1020 904)" },
+    const fort = s("g", { class: "dr-fortune", transform: "translate(1008 904)" },
       s("title", { text: b.fortune_coins
         ? t("Good fortune: {n} coins wait for the first to choose coins; upgrades left: {upgrades}", { n: b.fortune_coins, upgrades: listOf((b.upgrades || []).map((u) => this.words.upgrade(u))) })
         : t("Good fortune: coins give 3; upgrades left: {upgrades}", { upgrades: listOf((b.upgrades || []).map((u) => this.words.upgrade(u))) }) }),
-      s("rect", { width: 136, height: 150, rx: 10 }),
-      s("text", { x: 68, y: 22, "text-anchor": "middle", class: "small", text: t("Good fortune") }),
-      s("text", { x: 68, y: 46, "text-anchor": "middle", class: "small", text: t("A die · B deed") }),
-      s("text", { x: 68, y: 66, "text-anchor": "middle", class: "small", text: t("C {n} coins", { n: b.fortune_coins ? b.fortune_coins : 3 }) }),
-      s("text", { x: 68, y: 86, "text-anchor": "middle", class: "small", text: t("D upgrade:") }),
-      s("text", { x: 68, y: 110, "text-anchor": "middle", class: "dr-big", text: tn("{n} left", "{n} left", (b.upgrades || []).length) }));
+      s("rect", { width: 156, height: 150, rx: 10 }),
+      ...[[24, t("Good fortune")], [50, t("A die · B deed")], [74, t("C {n} coins", { n: b.fortune_coins ? b.fortune_coins : 3 })], [98, t("D upgrade:")]]
+        .map(([y, text]) => fitTo(s("text", { x: 78, y, "text-anchor": "middle", class: "small", text }), 146)),
+      fitTo(s("text", { x: 78, y: 128, "text-anchor": "middle", class: "dr-big", text: tn("{n} left", "{n} left", (b.upgrades || []).length) }), 146));
     node.append(fort);
-    node.append(s("text", { x: 900, y: 1044, class: "dr-label small", "text-anchor": "middle", text: t("Dark road: 1 fortune") }));
-    node.append(s("text", { x: 900, y: 1062, class: "dr-label small", "text-anchor": "middle", text: t("Shortcut (3 lanterns): 2") }));
     if (b.travel) {
       const tr = b.travel;
       const p = { leader: this.words.name(tr.leader), town: this.words.town(tr.town) };
       const text = tr.final ? t("Final travel: everyone visits a town")
         : tr.route === "shortcut" ? t("Caravan of {leader} → {town} (shortcut)", p) : t("Caravan of {leader} → {town} (dark road)", p);
       node.append(s("g", { class: "dr-caravan-flag" }, s("rect", { x: 150, y: 1112, width: 1000, height: 44, rx: 12 }),
-        s("text", { x: 650, y: 1141, "text-anchor": "middle", text })));
+        fitTo(s("text", { x: 650, y: 1141, "text-anchor": "middle", text }), 980)));
     }
   }
 
@@ -423,7 +474,7 @@ export class Board {
     g.append(node);
   }
 
-  drawWagons(g, view, legal, busy, preview) {
+  drawWagons(g, view, legal, busy) {
     const players = view.players || [];
     const ring = this.content.board.ringway;
     const me = view.seat;
@@ -456,7 +507,7 @@ export class Board {
     for (const [dest, cmds] of byDest) {
       const p = onRing(spaceAngle(dest));
       const best = cmds.find((c) => !c.horseshoe) || cmds[0];
-      const q = { a: districtTitle(ring[dest]), b: districtTitle(ring[(dest + 1) % 5]), building: dest < 4 ? this.words.building(view.board.buildings[dest]) : "",
+      const q = { a: districtNoun(ring[dest]), b: districtNoun(ring[(dest + 1) % 5]), building: dest < 4 ? this.words.building(view.board.buildings[dest]) : "",
         command: this.words.command(best), n: dest + 1 };
       const label = dest < 4 ? t("{command}: to space {n}, facing {a} and {b} (+ {building})", q) : t("{command}: to space {n}, facing {a} and {b}", q);
       g.append(this.target(s("g", { class: "dr-move-target" }, s("circle", { cx: p.x, cy: p.y, r: 40 })), best, label, busy));
@@ -465,96 +516,12 @@ export class Board {
       const p = onRing(spaceAngle(this.last.space));
       g.insertBefore(s("circle", { cx: p.x, cy: p.y, r: 36, class: "dr-last-space", stroke: seatColour(this.last.seat) }), g.firstChild);
     }
-    if (preview !== null && preview !== undefined) {
-      const p = onRing(spaceAngle(preview));
-      g.append(s("circle", { cx: p.x, cy: p.y, r: 44, class: "dr-preview-ring" }));
-    }
   }
 
-  // --- pan and zoom (as Karanor's map) --------------------------------------------------
+  // --- pan and zoom: the shell's Viewport (kit.js) -----------------------------------
 
-  setViewBox(vb) {
-    const w = Math.min(this.full.w * 1.2, Math.max(this.full.w / 5, vb.w));
-    const hh = (w * this.full.h) / this.full.w;
-    const cx = vb.x + vb.w / 2;
-    const cy = vb.y + vb.h / 2;
-    let x = cx - w / 2;
-    let y = cy - hh / 2;
-    x = Math.min(this.full.w - w * 0.3, Math.max(-w * 0.7, x));
-    y = Math.min(this.full.h - hh * 0.3, Math.max(-hh * 0.7, y));
-    this.vb = { x, y, w, h: hh };
-    this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${hh}`);
-  }
-
-  zoom(f, px = 0.5, py = 0.5) {
-    const { x, y, w, h: hh } = this.vb;
-    this.setViewBox({ x: x + (w - w / f) * px, y: y + (hh - hh / f) * py, w: w / f, h: hh / f });
-  }
-
-  reset() { this.setViewBox(this.full); }
-
-  fraction(cx, cy) {
-    const r = this.svg.getBoundingClientRect();
-    const scale = Math.min(r.width / this.vb.w, r.height / this.vb.h);
-    const ox = (r.width - this.vb.w * scale) / 2;
-    const oy = (r.height - this.vb.h * scale) / 2;
-    return [(cx - r.left - ox) / (this.vb.w * scale), (cy - r.top - oy) / (this.vb.h * scale), scale];
-  }
-
-  enablePanZoom() {
-    const el = this.container;
-    // A press on the board is a pan, a pick or a tap that names a mark: it does not move
-    // keyboard focus to the page (the shell's <main tabindex=-1>), which would close the
-    // name bubble the tap just opened.
-    el.addEventListener("mousedown", (e) => { if (!e.target.closest?.("[role=button]")) e.preventDefault(); });
-    const pointers = new Map();
-    let last = null;
-    let pinch = null;
-    let moved = 0;
-    el.addEventListener("wheel", (e) => {
-      e.preventDefault();
-      const [fx, fy] = this.fraction(e.clientX, e.clientY);
-      this.zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15, fx, fy);
-    }, { passive: false });
-    el.addEventListener("pointerdown", (e) => {
-      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-      if (pointers.size === 1) { last = { x: e.clientX, y: e.clientY }; moved = 0; this.dragged = false; }
-      if (pointers.size === 2) {
-        const [a, b] = [...pointers.values()];
-        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) };
-      }
-    });
-    el.addEventListener("pointermove", (e) => {
-      if (!pointers.has(e.pointerId)) return;
-      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-      if (pointers.size === 2 && pinch) {
-        const [a, b] = [...pointers.values()];
-        const d = Math.hypot(a.x - b.x, a.y - b.y);
-        const [fx, fy] = this.fraction((a.x + b.x) / 2, (a.y + b.y) / 2);
-        if (pinch.d > 0) this.zoom(d / pinch.d, fx, fy);
-        pinch.d = d;
-        this.dragged = true;
-        return;
-      }
-      if (pointers.size === 1 && last) {
-        const dx = e.clientX - last.x;
-        const dy = e.clientY - last.y;
-        moved += Math.abs(dx) + Math.abs(dy);
-        if (moved > 8) {
-          this.dragged = true;
-          if (!el.hasPointerCapture(e.pointerId)) el.setPointerCapture(e.pointerId);
-          const [, , scale] = this.fraction(e.clientX, e.clientY);
-          this.setViewBox({ ...this.vb, x: this.vb.x - dx / scale, y: this.vb.y - dy / scale });
-        }
-        last = { x: e.clientX, y: e.clientY };
-      }
-    });
-    const up = (e) => {
-      pointers.delete(e.pointerId);
-      if (pointers.size < 2) pinch = null;
-      if (pointers.size === 0) { last = null; setTimeout(() => { this.dragged = false; }, 0); }
-    };
-    el.addEventListener("pointerup", up);
-    el.addEventListener("pointercancel", up);
-  }
+  get dragged() { return this.viewport.dragged; }
+  zoom(f) { this.viewport.zoom(f); }
+  reset() { this.viewport.reset(); }
+  destroy() { this.viewport.destroy(); }
 }

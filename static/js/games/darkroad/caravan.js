@@ -6,6 +6,41 @@ import { t } from "../../i18n.js";
 import { clear, h, seatBadge } from "../../util.js";
 import { dieChip } from "./draw.js";
 
+/** The caravan's card fed by views: joins and picks come from their events; after a
+ *  reload, or when views were skipped, they are read again from the room's log
+ *  (`readLog(after)`: its entries after that version; the last 120 versions are plenty). */
+export class CaravanFeed {
+  constructor(root, words, readLog) {
+    Object.assign(this, { root, words, readLog, record: new CaravanRecord(), seen: null, syncing: false, view: null });
+  }
+
+  update(view, events) {
+    this.view = view;
+    if (events) {
+      this.record.onEvents(events);
+      if (view.board.travel && (this.seen === null || view.version > this.seen + 1)) this.resync(view.version);
+      this.seen = view.version;
+    }
+    this.record.render(this.root, view, this.words);
+  }
+
+  async resync(version) {
+    if (this.syncing) return;
+    this.syncing = true;
+    try {
+      const entries = await this.readLog(Math.max(0, version - 120));
+      const fresh = new CaravanRecord();
+      for (const entry of entries || []) fresh.onEvents(entry.events || []);
+      this.record.rec = fresh.rec;
+      this.record.render(this.root, this.view, this.words);
+    } catch {
+      /* the card keeps what this page saw */
+    } finally {
+      this.syncing = false;
+    }
+  }
+}
+
 export class CaravanRecord {
   constructor() { this.rec = null; }
 
@@ -60,7 +95,7 @@ export class CaravanRecord {
       for (const p of r?.picks || []) taken.set(p.face, [...(taken.get(p.face) || []), p.seat]);
       root.append(h("div", { class: "dr-event" },
         h("h3", { text: ev.deck === "shortcut" ? t("Shortcut event: {event}", { event: ev.name }) : t("Dark road event: {event}", { event: ev.name }) }),
-        h("p", { class: "flavour", text: ev.flavour }),
+        words.flavour(ev) ? h("p", { class: "flavour", text: words.flavour(ev) }) : null,
         h("table", { class: "dr-faces" }, h("tbody", {}, ...[1, 2, 3, 4, 5, 6].map((f) => h("tr", {
           class: `${onTable.has(f) ? "rolled" : ""}${words.isCost(ev.faces[String(f)]) ? " cost" : ""}` },
         h("td", {}, dieChip(f, "travel")),

@@ -76,8 +76,9 @@ export function goodChip(good, name, up = false) {
   return svg;
 }
 
-/** Text broken into lines of at most `max` characters, as <tspan>s. */
-export function wrapped(text, { x = 0, y = 0, max = 16, lh = 16, cls = "", anchor = "middle", lines: most = 3 } = {}) {
+/** Text broken into lines of at most `max` characters, as <tspan>s; with `width` (in
+ *  drawing units) it is also marked for `fitTexts`, which breaks it again by measure. */
+export function wrapped(text, { x = 0, y = 0, max = 16, lh = 16, cls = "", anchor = "middle", lines: most = 3, width = 0 } = {}) {
   const words = String(text).split(/\s+/);
   const lines = [];
   let line = "";
@@ -88,7 +89,74 @@ export function wrapped(text, { x = 0, y = 0, max = 16, lh = 16, cls = "", ancho
   if (lines.length > most) { lines.length = most; lines[most - 1] = `${lines[most - 1].slice(0, max - 1)}…`; }
   const t = s("text", { x, y, class: cls, "text-anchor": anchor });
   lines.forEach((l, i) => t.append(s("tspan", { x, dy: i ? lh : 0, text: l })));
-  return t;
+  return width ? fitTo(t, width, { lines: most, lh, text: String(text) }) : t;
+}
+
+// --- text that fits its box, in any language ---------------------------------------------
+// Board text is never drawn under 20 units (11 CSS px at the first zoom), so a French name
+// longer than its card cannot shrink: it is broken into lines by measure, a line a little
+// too long is narrowed (textLength, down to SQUEEZE of its width), and one still too long
+// is cut with "…" (its whole text is the element's tip and, on a card, in the card viewer).
+const SQUEEZE = 0.8;
+const FITTED = new Map(); // laid-out lines by class, width, lines and text: measured once
+
+/** Mark an SVG <text> to fit `width` drawing units on at most `lines` lines (`lh` apart). */
+export function fitTo(node, width, { lines = 1, lh = 20, text = node.textContent } = {}) {
+  node.setAttribute("data-fit", String(width));
+  node.setAttribute("data-fit-lines", String(lines));
+  node.setAttribute("data-fit-lh", String(lh));
+  node.setAttribute("data-fit-text", text);
+  return node;
+}
+
+/** Lay out every marked text under `root` (which must be in the document, to measure). */
+export function fitTexts(root) {
+  for (const node of root.querySelectorAll("text[data-fit]")) {
+    const text = node.getAttribute("data-fit-text") || "";
+    const width = Number(node.getAttribute("data-fit"));
+    const most = Number(node.getAttribute("data-fit-lines")) || 1;
+    const key = `${node.getAttribute("class")}|${width}|${most}|${text}`;
+    if (!FITTED.has(key)) FITTED.set(key, layout(node, text, width, most));
+    const x = node.getAttribute("x") || 0;
+    const lh = Number(node.getAttribute("data-fit-lh")) || 20;
+    const lines = FITTED.get(key);
+    node.replaceChildren(...lines.map((l, i) => s("tspan", { x, dy: i ? lh : 0, text: l.text,
+      textLength: l.squeeze, lengthAdjust: l.squeeze ? "spacingAndGlyphs" : null })));
+    if (lines.some((l) => l.cut)) node.setAttribute("data-tip", text);
+    else node.removeAttribute("data-tip");
+  }
+}
+
+function layout(node, text, width, most) {
+  const probe = s("tspan");
+  node.replaceChildren(probe);
+  const len = (str) => { probe.textContent = str; return probe.getComputedTextLength(); };
+  const room = width / SQUEEZE;
+  const words = String(text).split(/\s+/).filter(Boolean);
+  const breakAt = (limit) => {
+    const lines = [];
+    let line = "";
+    for (const w of words) {
+      const next = line ? `${line} ${w}` : w;
+      if (line && len(next) > limit) { lines.push(line); line = w; } else line = next;
+    }
+    if (line) lines.push(line);
+    return lines;
+  };
+  // Lines of the full width if they are enough, narrowed ones otherwise.
+  let lines = breakAt(width);
+  if (lines.length > most) lines = breakAt(room);
+  if (lines.length > most) lines.splice(most - 1, lines.length, lines.slice(most - 1).join(" "));
+  return lines.map((l) => {
+    let cut = false;
+    if (len(l) > room) {
+      cut = true;
+      while (l.length > 1 && len(`${l}…`) > room) l = l.slice(0, -1).trimEnd();
+      l = `${l}…`;
+    }
+    const w = len(l);
+    return { text: l, cut, squeeze: w > width ? String(width) : null };
+  });
 }
 
 /** A labelled count: "3 ◆" style pill for HTML panels. */

@@ -4,9 +4,10 @@
 // lets go. Only the engine's own commands are sent: a new good goes where a listed
 // `place_good` puts it; a stored good moves by a `rearrange` layout the server checks.
 import { t } from "../../i18n.js";
-import { clear, h, s, toast } from "../../util.js";
+import { clear, h, s, toast, touchFirst } from "../../util.js";
 import { actionButton } from "../../legal.js";
 import { cellsOf, goodShape } from "./draw.js";
+import { listOf } from "./words.js";
 
 const CELL = 46;
 const GAP = 22;
@@ -44,7 +45,12 @@ export class Storage {
   // --- what the view allows ---------------------------------------------------------------
 
   get me() { return this.view?.players?.[this.view.seat]; }
-  get storing() { return this.view?.private?.pending?.kind === "store" && (this.me?.incoming || []).length > 0; }
+  /** A good of this seat waits to be stored, and it is this seat's turn to store it. */
+  get storing() {
+    return this.waitingGood && (this.view.legal_actions || []).some((a) => a.type === "place_good" || a.type === "discard_good");
+  }
+  /** A good of this seat waits (it may be another seat's turn to store first). */
+  get waitingGood() { return this.view?.private?.pending?.kind === "store" && (this.me?.incoming || []).length > 0; }
   get losing() { return this.view?.private?.pending?.kind === "lose_good"; }
   get canRearrange() {
     const v = this.view;
@@ -162,7 +168,7 @@ export class Storage {
     const legal = this.view.legal_actions || [];
     if (this.storing) {
       const inc = me.incoming[0];
-      const auto = legal.find((a) => a.type === "place_good" && a.area === null);
+      const auto = legal.find((a) => a.type === "place_good" && a.area == null);
       const fits = legal.some((a) => a.type === "place_good");
       c.append(h("div", { class: "dr-incoming", "data-testid": "incoming-good" },
         h("span", { class: "dr-incoming-label", text: fits ? t("To store: {good}", { good: this.words.good(inc.good, inc.up) }) : t("Doesn't fit: {good}.", { good: this.words.good(inc.good, inc.up) }) }),
@@ -177,11 +183,19 @@ export class Storage {
       if (!fits) {
         c.append(h("div", { class: "dr-nofit", role: "group", "aria-label": t("Doesn't fit: discard what?") },
           h("p", { class: "dr-nofit-title", text: t("Doesn't fit: discard what?") }),
-          h("div", { class: "row" }, ...discards.map((a) => actionButton(ctx, a, this.words.command(a), { cls: a.piece === null ? "btn" : "btn small" })))));
+          h("div", { class: "row" }, ...discards.map((a) => actionButton(ctx, a, this.words.command(a), { cls: a.piece == null ? "btn" : "btn small" })))));
       } else if (discards.length) {
         c.append(h("details", { class: "dr-discard-more" }, h("summary", { text: t("or discard something") }),
           h("div", { class: "row" }, ...discards.map((a) => actionButton(ctx, a, this.words.command(a), { cls: "btn small" })))));
       }
+    }
+    if (this.waitingGood && !this.storing) {
+      // Another merchant stores first: say whose turn it is, nothing to choose yet.
+      const inc = me.incoming[0];
+      const who = listOf((this.view.turn?.waiting_for || []).map((x) => this.words.name(x)));
+      c.append(h("p", { class: "dr-incoming", "data-testid": "incoming-good" },
+        who ? t("Your {good} waits: {who} stores first.", { good: this.words.good(inc.good, inc.up), who })
+          : t("Your {good} waits to be stored.", { good: this.words.good(inc.good, inc.up) })));
     }
     if (this.losing) {
       const loses = legal.filter((a) => a.type === "lose_good");
@@ -191,12 +205,14 @@ export class Storage {
     // The tools sit under the grid and keep their place: the grid never moves under the pointer.
     const good = this.selectedGood();
     const active = good && (this.storing || this.canRearrange);
+    // A touch screen has no keyboard: its player reads taps, not keys.
+    const touch = touchFirst();
     clear(this.tools).append(
-      h("button", { type: "button", class: "btn small", "data-testid": "rotate-good", title: t("Rotate (R)"),
-        disabled: !active || this.orientations(good.good) < 2 ? true : null, onclick: () => this.rotate() }, t("⟳ Rotate (R)")),
-      h("button", { type: "button", class: "btn small", disabled: this.sel?.kind === "piece" ? null : true, onclick: () => this.deselect() }, t("Let go (Esc)")),
-      h("span", { class: "muted small", text: active ? t("Click a cell to place it, or focus the grid: arrows move it, Enter places.")
-        : this.canRearrange && me.pieces.length ? t("To rearrange, click (or drag) a good, or focus the grid and press Enter.") : "" }));
+      h("button", { type: "button", class: "btn small", "data-testid": "rotate-good", title: touch ? null : t("Rotate (R)"),
+        disabled: !active || this.orientations(good.good) < 2 ? true : null, onclick: () => this.rotate() }, touch ? t("⟳ Rotate") : t("⟳ Rotate (R)")),
+      h("button", { type: "button", class: "btn small", disabled: this.sel?.kind === "piece" ? null : true, onclick: () => this.deselect() }, touch ? t("Let go") : t("Let go (Esc)")),
+      h("span", { class: "muted small", "data-testid": "storage-hint", text: active ? (touch ? t("Tap a cell to place it.") : t("Click a cell to place it, or focus the grid: arrows move it, Enter places."))
+        : this.canRearrange && me.pieces.length ? (touch ? t("To rearrange, tap a good, then a cell.") : t("To rearrange, click (or drag) a good, or focus the grid and press Enter.")) : "" }));
   }
 
   anchor(good, cur) {

@@ -36,7 +36,7 @@ export function heroCard(words, id, extra) {
 export function commissionCard(words, id, extra) {
   const k = words.commissions[id];
   if (!k) return h("div", { class: "dr-mini-card", text: id });
-  return h("div", { class: "dr-mini-card dr-comm-mini", title: t("{commission}: {goods} to {town}", { commission: k.name, goods: k.requests.map((g) => words.good(g)).join(", "), town: words.town(k.town) }) },
+  return h("div", { class: "dr-mini-card dr-comm-mini", title: words.commission(id) },
     h("b", { text: `→ ${words.town(k.town)}` }),
     h("span", { class: "dr-req" }, ...k.requests.map((g) => goodChip(g, words.goodTitle(g)))),
     extra || null);
@@ -71,7 +71,7 @@ export function renderWagon(root, ctx, storage) {
     h("span", { class: "dr-stat", title: inventory },
       t("Inventory"), " ", h("span", { "aria-hidden": "true", text: "◆" }), t("Quartz"), " ", h("b", { text: me.quartz }), " · ",
       h("span", { "aria-hidden": "true", text: "∩" }), t("Horseshoes"), " ", h("b", { text: me.horseshoes }),
-      h("span", { class: "muted small", text: ` /${me.inventory_slots}` }))));
+      h("span", { class: "muted small dr-of", text: t("(of {n} slots)", { n: me.inventory_slots }) }))));
   // Dice: the locked slots with their actions, then the reserves.
   const slots = h("div", { class: "dr-slots" });
   me.locked.forEach((v, i) => {
@@ -80,7 +80,9 @@ export function renderWagon(root, ctx, storage) {
     slots.append(h("div", { class: "dr-slot", title: t("Locked slot {n}: {text}", { n, text: SLOT_TEXT[n](null, up) }) },
       h("span", { class: "dr-slot-n", text: t("Slot {slot}", { slot: n }) }),
       v === null ? h("span", { class: "muted small", text: t("empty") }) : dieChip(v, "night", t("Locked slot {n}: night die showing {value}", { n, value: v })),
-      h("span", { class: "dr-slot-text", text: n === 1 && v !== null && !up ? t("craft {good}", { good: words.aGood(words.c.board.crafting[String(v)]) }) : SLOT_TEXT[n](null, up) })));
+      // Slot 1 crafts the good of the die placed on it (the Plan buttons name it), not of
+      // the die sitting there now: the slot says what it does, nothing more.
+      h("span", { class: "dr-slot-text", "data-testid": "slot-text", text: SLOT_TEXT[n](null, up) })));
   });
   root.append(slots);
   const pool = [];
@@ -175,5 +177,44 @@ export function renderPlayers(root, ctx) {
       : tn("Steed: {steeds}", "Steeds: {steeds}", n, { steeds: steedsText }));
     card.append(h("div", { class: "dr-player-body" }, miniStorage(words, p), h("div", { class: "small dr-player-lines" }, ...line.map((l) => h("p", { text: l })))));
     root.append(card);
+  }
+}
+
+/** Your wagon in a sheet of its own on narrow screens: opened by a button in the flow of
+ *  the page (nothing floats over the board or the actions), closed by the sheet's own bar
+ *  or Escape (focus back on the button). `body` is where the wagon is drawn. */
+export class WagonSheet {
+  constructor(section) {
+    this.section = section;
+    this.toggle = h("button", { type: "button", class: "btn dr-wagon-toggle", "aria-controls": section.id, "aria-expanded": "false",
+      "data-testid": "wagon-toggle" }, t("Your wagon"));
+    this.close = h("button", { type: "button", class: "btn small dr-wagon-close", "data-testid": "wagon-close" }, t("Back to the board"));
+    this.body = h("div", { class: "dr-wagon-body" });
+    section.append(h("div", { class: "dr-wagon-bar" }, this.close), this.body);
+    this.toggle.addEventListener("click", () => this.set(!this.isOpen(), true));
+    this.close.addEventListener("click", () => this.set(false, true));
+    this.onEscape = (e) => { if (e.key === "Escape" && this.isOpen()) this.set(false, true); };
+    document.addEventListener("keydown", this.onEscape);
+  }
+
+  isOpen() { return document.body.classList.contains("dr-wagon-open"); }
+
+  set(open, focus = false) {
+    document.body.classList.toggle("dr-wagon-open", open);
+    this.toggle.setAttribute("aria-expanded", String(open));
+    if (focus) (open ? this.close : this.toggle).focus();
+  }
+
+  /** Shown for a seated player (`storing`: a good waits to be stored, said on the button). */
+  show(seated, storing = false) {
+    this.section.hidden = !seated;
+    this.toggle.hidden = !seated;
+    this.toggle.classList.toggle("attention", seated && storing);
+  }
+
+  destroy() {
+    this.toggle.remove();
+    document.removeEventListener("keydown", this.onEscape);
+    document.body.classList.remove("dr-wagon-open");
   }
 }

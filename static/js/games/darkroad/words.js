@@ -2,7 +2,7 @@
 // effects of events and dice, every command as a label and every event as a sentence.
 // Every text goes through the catalogue (../../i18n.js): a sentence about the reader and
 // one about another player are two messages, and counts go through tn().
-import { t, tn, tp } from "../../i18n.js";
+import { noun, t, tn, tp } from "../../i18n.js";
 
 export const GOOD_COLOURS = {
   weapon: "#b03a2e", armor: "#5d6d7e", potion: "#8e44ad",
@@ -45,6 +45,14 @@ const DISTRICT_TITLE = {
   bazaar: () => t("Great Bazaar"), commissions: () => t("Queen's Commissions"), dark_market: () => t("Dark Market"),
   excursions: () => tp("district title", "Yurg's Excursions"), inn: () => t("Ringway Inn"),
 };
+// A district title's article in the page's language (le, la, l', les; none in English).
+const DISTRICT_ARTICLE = {
+  bazaar: () => tp("article", "Great Bazaar"), commissions: () => tp("article", "Queen's Commissions"),
+  dark_market: () => tp("article", "Dark Market"), excursions: () => tp("article", "Yurg's Excursions"),
+  inn: () => tp("article", "Ringway Inn"),
+};
+/** A district's title with its article, for a message's {param:form} ("face {a:au}"). */
+export function districtNoun(id) { return noun(districtTitle(id), DISTRICT_ARTICLE[id]?.()); }
 /** "the Great Bazaar" (in a sentence). */
 export function district(id) { return DISTRICT_TEXT[id]?.() ?? id; }
 /** "Great Bazaar" (a title). */
@@ -118,6 +126,130 @@ export function listOf(items) {
   return t("{list} and {last}", { list: list.slice(0, -1).join(", "), last: list[list.length - 1] });
 }
 
+/** Each event type's sentence (`this`: the Words; `me`: the reader's own, `actor`: the seat's name, `two(you, other)`: the sentence for the reader or about another). */
+const SENTENCES = {
+  game_started() { return t("The game begins: 13 rounds of winter."); },
+  round(e) { return this.c.rules.removal_rounds.includes(e.round - 1) ? t("Round {round} begins (a night die left the game).", { round: e.round }) : t("Round {round} begins.", { round: e.round }); },
+  plan(e, { actor, two }) {
+    return two(t("You bump locked slot {slot}: a {die} goes to the action pool.", { slot: e.slot, die: e.die }),
+    t("{actor} bumps locked slot {slot}: a {die} goes to the action pool.", { actor, slot: e.slot, die: e.die }));
+  },
+  dice_reset(e, { actor, two }) { return two(t("You reset the locked dice to 1-2-3."), t("{actor} resets the locked dice to 1-2-3.", { actor })); },
+  moved(e, { actor, two }) {
+    const at = e.space ?? e.to;
+    const p = { actor, n: e.steps, a: district(this.c.board.ringway[at]), b: district(this.c.board.ringway[(at + 1) % 5]) };
+    return two(tn("You move {n} space, between {a} and {b}.", "You move {n} spaces, between {a} and {b}.", e.steps, p),
+      tn("{actor} moves {n} space, between {a} and {b}.", "{actor} moves {n} spaces, between {a} and {b}.", e.steps, p));
+  },
+  activated(e, { actor, two }) { return two(t("You visit {place}.", { place: this.target(e.target) }), t("{actor} visits {place}.", { actor, place: this.target(e.target) })); },
+  wheel_rotated(e, { actor, two }) { return two(t("You rotate the market wheel."), t("{actor} rotates the market wheel.", { actor })); },
+  market_die_changed(e, { actor, two }) { const p = { actor, from: this.good(e.from), to: this.good(e.good ?? e.to) }; return two(t("You turn a {from} market die to {to}.", p), t("{actor} turns a {from} market die to {to}.", p)); },
+  bought(e, { actor, two }) {
+    if (!e.goods.length) return two(t("You buy nothing at the Bazaar."), t("{actor} buys nothing at the Bazaar.", { actor }));
+    const p = { actor, goods: this.goodsList(e.goods) };
+    return two(t("You buy {goods} at the Bazaar.", p), t("{actor} buys {goods} at the Bazaar.", p));
+  },
+  commission(e, { actor, two }) { const p = { actor, commission: this.commission(e.commission) }; return two(t("You take {commission}.", p), t("{actor} takes {commission}.", p)); },
+  commission_delivered(e, { actor, two }) {
+    const p = { actor, commission: this.commission(e.commission) };
+    return two(tn("You deliver {n} good for {commission}.", "You deliver {n} goods for {commission}.", e.goods, p),
+      tn("{actor} delivers {n} good for {commission}.", "{actor} delivers {n} goods for {commission}.", e.goods, p));
+  },
+  commission_discarded(e, { actor, two }) { const p = { actor, commission: this.commission(e.commission) }; return two(t("You discard {commission}.", p), t("{actor} discards {commission}.", p)); },
+  dark_market(e, { actor, two }) { const p = { actor, space: this.darkMarketSpace(e.space) }; return two(t("You trade in the Dark Market ({space}).", p), t("{actor} trades in the Dark Market ({space}).", p)); },
+  sold(e, { actor, two }) { const p = { actor, goods: this.goodsList(e.goods), hero: this.hero(e.hero) }; return two(t("You sell {goods} to {hero}.", p), t("{actor} sells {goods} to {hero}.", p)); },
+  hero_joined(e, { actor, two }) { const p = { actor, hero: this.hero(e.hero) }; return two(t("{hero} joins your wagon.", p), t("{hero} joins {actor}'s wagon.", p)); },
+  hero_delivered(e, { actor, two }) { const p = { actor, hero: this.hero(e.hero), town: this.town(e.town) }; return two(t("You bring {hero} to {town}.", p), t("{actor} brings {hero} to {town}.", p)); },
+  hero_discarded(e, { actor, two }) { const p = { actor, hero: this.hero(e.hero) }; return two(t("You let {hero} go.", p), t("{actor} lets {hero} go.", p)); },
+  ruins(e, { actor, two }) { const p = { actor, space: RUINS_SPACE[e.space]?.() ?? String(e.space).replaceAll("_", " ") }; return two(t("You search the Ruins of Yin ({space}).", p), t("{actor} searches the Ruins of Yin ({space}).", p)); },
+  ruins_die(e, { actor, two }) {
+    const p = { actor, face: this.ruinsFace(e.face) };
+    if (e.seat === undefined) return e.reroll ? t("Rerolled, the ruins die shows {face}.", p) : t("The ruins die shows {face}.", p);
+    if (e.reroll) return two(t("You roll the ruins die again: {face}.", p), t("{actor} rolls the ruins die again: {face}.", p));
+    return two(t("You roll the ruins die: {face}.", p), t("{actor} rolls the ruins die: {face}.", p));
+  },
+  oracle(e, { actor, two }) { const p = { actor, effects: this.effects(this.c.board.oracle_die?.[e.face]) }; return two(t("The oracle die gives you: {effects}.", p), t("The oracle die gives {actor}: {effects}.", p)); },
+  caravan(e, { actor, two }) {
+    const p = { actor, town: this.town(e.town), companion: this.companion(e.companion) };
+    if (e.route === "shortcut") return two(t("You lead a caravan to {town} by a shortcut, with {companion}.", p), t("{actor} leads a caravan to {town} by a shortcut, with {companion}.", p));
+    return two(t("You lead a caravan to {town} by the dark road, with {companion}.", p), t("{actor} leads a caravan to {town} by the dark road, with {companion}.", p));
+  },
+  join(e, { actor, two }) {
+    return e.yes ? two(t("You join the caravan."), t("{actor} joins the caravan.", { actor }))
+    : two(t("You stay home."), t("{actor} stays home.", { actor }));
+  },
+  event(e) { return t("Event: {event}. The travel dice show {dice}.", { event: this.event(e.event), dice: (e.dice || []).join(", ") }); },
+  travel_reroll(e, { actor, two }) { const p = { actor, dice: (e.dice || []).join(", ") }; return two(t("You spend a lantern to reroll: {dice}.", p), t("{actor} spends a lantern to reroll: {dice}.", p)); },
+  travel_die(e, { actor, two }) {
+    const ev = this.events[this.view?.board?.travel?.event];
+    const p = { actor, value: e.value, face: e.face, effects: ev ? this.effects(ev.faces[String(e.face)]) : "" };
+    if (e.face !== e.value && ev) return two(t("You take the {value} (counted as {face}): {effects}.", p), t("{actor} takes the {value} (counted as {face}): {effects}.", p));
+    if (e.face !== e.value) return two(t("You take the {value} (counted as {face}).", p), t("{actor} takes the {value} (counted as {face}).", p));
+    if (ev) return two(t("You take the {value}: {effects}.", p), t("{actor} takes the {value}: {effects}.", p));
+    return two(t("You take the {value}.", p), t("{actor} takes the {value}.", p));
+  },
+  visit(e, { actor, two }) {
+    return e.town ? two(t("You visit {town}.", { town: this.town(e.town) }), t("{actor} visits {town}.", { actor, town: this.town(e.town) }))
+    : two(t("You pass the towns by."), t("{actor} passes the towns by.", { actor }));
+  },
+  fortune(e, { actor, two }) { const p = { actor, fortune: this.fortune(e.kind) }; return two(t("You receive a good fortune: {fortune}.", p), t("{actor} receives a good fortune: {fortune}.", p)); },
+  caravan_done() { return t("The caravan is home."); },
+  final_travel() { return t("Winter is over: everyone travels one last time to deliver."); },
+  gift(e, { actor, two }) { const p = { actor, companion: this.companion(e.companion), ability: this.ability(e.ability) }; return two(t("You give a blazing quartz to {companion}: {ability}.", p), t("{actor} gives a blazing quartz to {companion}: {ability}.", p)); },
+  stray(e, { actor, two }) {
+    const n = this.view?.players?.length || 1;
+    const nextSeat = n > 1 ? (e.seat + 1) % n : null;
+    const p = { actor, companion: this.companion(e.companion), ability: this.ability(e.ability), next: this.name(nextSeat) };
+    if (nextSeat === null) return two(t("You use {companion} ({ability}) and put it under the deck.", p), t("{actor} uses {companion} ({ability}) and puts it under the deck.", p));
+    if (this.isMe(nextSeat)) return t("{actor} uses {companion} ({ability}) and passes it to you.", p);
+    return two(t("You use {companion} ({ability}) and pass it to {next}.", p), t("{actor} uses {companion} ({ability}) and passes it to {next}.", p));
+  },
+  upgrade(e, { actor, two }) { const p = { actor, upgrade: this.upgrade(e.upgrade) }; return two(t("You fit a wagon upgrade: {upgrade}.", p), t("{actor} fits a wagon upgrade: {upgrade}.", p)); },
+  upgraded(e, { actor, two }) { const p = { actor, good: this.aGood(e.good) }; return two(t("You upgrade {good}.", p), t("{actor} upgrades {good}.", p)); },
+  steed(e, { actor, two }) { const p = { actor, steed: this.steed(e.steed) }; return two(t("You gain a second steed: {steed}.", p), t("{actor} gains a second steed: {steed}.", p)); },
+  deed(e, { actor, two }) {
+    if (e.from === "top") return two(t("You gain a deed (from the deck)."), t("{actor} gains a deed (from the deck).", { actor }));
+    const p = { actor, n: Number(String(e.from).replace(/\D/g, "")) + 1 };
+    return two(t("You gain a deed (courtyard space {n}).", p), t("{actor} gains a deed (courtyard space {n}).", p));
+  },
+  deed_taken(e) { return t("Your new deed: {deed}.", { deed: this.deed(e.deed) }); },
+  deed_drawn(e, c) { return SENTENCES.deed_taken.call(this, e, c); },
+  deed_kept(e) { return e.deed ? t("You keep {deed}.", { deed: this.deed(e.deed) }) : null; },
+  drafted(e, { actor, two }) { const p = { actor, steed: this.steed(e.steed), hero: this.hero(e.hero) }; return two(t("You draft {steed} and {hero}.", p), t("{actor} drafts {steed} and {hero}.", p)); },
+  illuminated(e, { actor, two }) { return two(t("You gain an illuminated die ({value}).", { value: e.value }), t("{actor} gains an illuminated die ({value}).", { actor, value: e.value })); },
+  illuminated_lost(e, { actor, two }) {
+    return two(t("You already have 2 illuminated dice: the new one stays in the supply."),
+    t("{actor} already has 2 illuminated dice: the new one stays in the supply.", { actor }));
+  },
+  coins(e, { me }) {
+    if (!me) return null;
+    const n = Math.abs(e.delta);
+    return e.delta >= 0 ? tn("You gain {n} coin.", "You gain {n} coins.", n) : tn("You pay {n} coin.", "You pay {n} coins.", n);
+  },
+  prestige(e, { actor, two }) {
+    if (e.delta < 0) return two(tn("You lose {n} prestige.", "You lose {n} prestige.", -e.delta), tn("{actor} loses {n} prestige.", "{actor} loses {n} prestige.", -e.delta, { actor }));
+    return two(tn("You gain {n} prestige.", "You gain {n} prestige.", e.delta), tn("{actor} gains {n} prestige.", "{actor} gains {n} prestige.", e.delta, { actor }));
+  },
+  lanterns(e, { actor, two }) {
+    if (e.delta >= 0) return two(tn("You gain {n} lantern.", "You gain {n} lanterns.", e.delta), tn("{actor} gains {n} lantern.", "{actor} gains {n} lanterns.", e.delta, { actor }));
+    return two(tn("You spend {n} lantern.", "You spend {n} lanterns.", -e.delta), tn("{actor} spends {n} lantern.", "{actor} spends {n} lanterns.", -e.delta, { actor }));
+  },
+  quartz(e, { actor, two }) {
+    if (e.delta >= 0) return two(tn("You gain {n} blazing quartz.", "You gain {n} blazing quartz.", e.delta), tn("{actor} gains {n} blazing quartz.", "{actor} gains {n} blazing quartz.", e.delta, { actor }));
+    return two(tn("You give up {n} blazing quartz.", "You give up {n} blazing quartz.", -e.delta), tn("{actor} gives up {n} blazing quartz.", "{actor} gives up {n} blazing quartz.", -e.delta, { actor }));
+  },
+  horseshoes(e, { actor, two }) {
+    if (e.delta >= 0) return two(tn("You gain {n} horseshoe.", "You gain {n} horseshoes.", e.delta), tn("{actor} gains {n} horseshoe.", "{actor} gains {n} horseshoes.", e.delta, { actor }));
+    return two(tn("You spend {n} horseshoe.", "You spend {n} horseshoes.", -e.delta), tn("{actor} spends {n} horseshoe.", "{actor} spends {n} horseshoes.", -e.delta, { actor }));
+  },
+  stored() { return null; },
+  discarded(e, { actor, two }) { const p = { actor, good: this.aGood(e.good) }; return two(t("You discard {good}.", p), t("{actor} discards {good}.", p)); },
+  lost_good(e, { actor, two }) { const p = { actor, good: this.aGood(e.good) }; return two(t("You lose {good} on the road.", p), t("{actor} loses {good} on the road.", p)); },
+  rearranged() { return null; },
+  turn_ended() { return null; },
+  game_over() { return t("The game is over: final scoring."); },
+};
+
 export class Words {
   constructor(content) {
     this.c = content;
@@ -188,7 +320,20 @@ export class Words {
   steedText(ability) { return STEED_TEXT[ability]?.() ?? ability ?? ""; }
   deed(id) { return this.deeds[id]?.name ?? id; }
   event(id) { return this.events[id]?.name ?? id; }
-  commission(id) { return this.commissions[id]?.name ?? id; }
+  /** A commission in words: its town and the goods it asks ("the Scorchborn commission
+   *  (armor, book, potion)"); the catalogue's card name is not a word the table uses. */
+  commission(id) {
+    const k = this.commissions[id];
+    return k ? t("the {town} commission ({goods})", { town: this.town(k.town), goods: listOf(k.requests.map((g) => this.good(g))) }) : id;
+  }
+  /** An event's flavour line, when it has one of its own (a line shared by several
+   *  events says nothing about this one: left out). */
+  flavour(ev) {
+    if (!ev?.flavour) return null;
+    const tail = (x) => (x.flavour || "").replace(x.name, "");
+    const mine = tail(ev);
+    return Object.values(this.events).filter((x) => tail(x) === mine).length > 1 ? null : ev.flavour;
+  }
   building(id) { return this.buildings[id]?.name ?? DISTRICT_TITLE[id]?.() ?? id; }
   upgrade(id) { return this.upgrades[id]?.name ?? id; }
   target(id) { return DISTRICT_TEXT[id]?.() ?? this.building(id); }
@@ -248,7 +393,7 @@ export class Words {
       case "reset_dice": return t("Reset locked dice to 1-2-3");
       case "plan": {
         const option = this.planOption(cmd);
-        return cmd.die === null ? t("Take slot {slot}: {option}", { slot: cmd.slot, option })
+        return cmd.die == null ? t("Take slot {slot}: {option}", { slot: cmd.slot, option })
           : t("Die {die} bumps slot {slot}: {option}", { die: cmd.die, slot: cmd.slot, option });
       }
       case "move": {
@@ -271,7 +416,7 @@ export class Words {
       case "take_commission": return t("Take the {town} commission", { town: this.town(cmd.town) });
       case "dark_market": {
         const space = this.c.board.dark_market[((v?.board?.dark_market ?? 0) + cmd.steps) % 4];
-        const got = cmd.pick ? this.pick(cmd.pick) : this.goodsList(space.goods);
+        const got = cmd.town ? this.pick(`commission:${cmd.town}`) : cmd.deed != null ? this.deedPick(cmd.deed) : this.goodsList(space.goods);
         return tn("{n} space ({n} coin) → {goods}", "{n} spaces ({n} coins) → {goods}", cmd.steps, { goods: got });
       }
       case "inn": return t("Sell {goods} to {hero}", { goods: this.piecesText(cmd.goods), hero: this.hero(v?.board?.inn?.[cmd.slot]) });
@@ -279,16 +424,16 @@ export class Words {
       case "caravan": return cmd.route === "shortcut" ? t("A shortcut to {town}", { town: this.town(cmd.town) }) : t("The dark road to {town}", { town: this.town(cmd.town) });
       case "building": return this.buildingCmd(cmd);
       case "use_companion": {
-        const p = { companion: this.companion(cmd.companion), ability: this.ability(cmd.ability), pick: this.pick(cmd.pick), hero: this.hero(cmd.gift) };
-        if (cmd.pick && cmd.gift) return t("{companion}: {ability} ({pick}), giving {hero}", p);
-        if (cmd.pick) return t("{companion}: {ability} ({pick})", p);
+        const p = { companion: this.companion(cmd.companion), ability: this.ability(cmd.ability), pick: this.companionPick(cmd), hero: this.hero(cmd.gift) };
+        if (p.pick && cmd.gift) return t("{companion}: {ability} ({pick}), giving {hero}", p);
+        if (p.pick) return t("{companion}: {ability} ({pick})", p);
         if (cmd.gift) return t("{companion}: {ability}, giving {hero}", p);
         return t("{companion}: {ability}", p);
       }
       case "end_turn": return t("End turn (Rest)");
-      case "place_good": return cmd.area === null ? t("Store it where it fits") : t("Store at {area} {x},{y}", { area: this.area(cmd.area), x: cmd.x + 1, y: cmd.y + 1 });
+      case "place_good": return cmd.area == null ? t("Store it where it fits") : t("Store at {area} {x},{y}", { area: this.area(cmd.area), x: cmd.x + 1, y: cmd.y + 1 });
       case "discard_good": {
-        if (cmd.piece !== null) return t("Discard the stored {good}", { good: this.pieceText(cmd.piece) });
+        if (cmd.piece != null) return t("Discard the stored {good}", { good: this.pieceText(cmd.piece) });
         const inc = v?.players?.[v.seat]?.incoming?.[0];
         return inc ? t("Discard the new {good}", { good: this.good(inc.good, inc.up) }) : t("Discard the new good");
       }
@@ -306,7 +451,7 @@ export class Words {
       case "reroll_travel": return t("Reroll the dice (1 lantern)");
       case "take_travel_die": {
         const face = cmd.value + (cmd.whisper ? 1 : 0) + cmd.boost;
-        const extra = [cmd.whisper ? t("Whisper +1") : "", cmd.boost ? t("companion +{n}", { n: cmd.boost }) : "", cmd.twin ? t("twice (Threy Cat)") : ""].filter(Boolean).join(", ");
+        const extra = [cmd.whisper ? t("Whisper +1") : "", cmd.boost ? t("companion +{n}", { n: cmd.boost }) : "", cmd.twin != null ? t("+ the {n}'s benefit (Threy Cat)", { n: cmd.twin }) : ""].filter(Boolean).join(", ");
         const ev = this.events[v?.board?.travel?.event];
         const p = { value: cmd.value, extra, face, effects: ev ? this.effects(ev.faces[String(face)]) : "" };
         if (extra && ev) return t("Take the {value} ({extra}) = {face}: {effects}", p);
@@ -319,8 +464,8 @@ export class Words {
       case "deliver_hero": return t("Deliver {hero}", { hero: this.hero(cmd.hero) });
       case "done_delivering": return t("Done delivering");
       case "fortune":
-        if (cmd.kind === "deed") return t("A deed: {deed}", { deed: this.pick(`deed:${cmd.pick}`) });
-        if (cmd.kind === "upgrade") return t("Upgrade: {upgrade}", { upgrade: this.upgrade(cmd.pick) });
+        if (cmd.kind === "deed") return t("A deed: {deed}", { deed: this.deedPick(cmd.deed) });
+        if (cmd.kind === "upgrade") return t("Upgrade: {upgrade}", { upgrade: this.upgrade(cmd.upgrade) });
         if (cmd.kind === "coins") return tn("{n} coin", "{n} coins", v?.board?.fortune_coins ? 5 : 3);
         return cap(this.fortune(cmd.kind));
       default: return cmd.type.replaceAll("_", " ");
@@ -351,8 +496,8 @@ export class Words {
       case "choose_steed": return this.steeds[cmd.steed]?.flavour || null;
       case "keep_deed": return this.deeds[cmd.deed]?.text ?? null;
       case "fortune":
-        if (cmd.kind === "upgrade") return this.upgrades[cmd.pick]?.text ?? null;
-        if (cmd.kind === "deed" && /^\d$/.test(cmd.pick)) return this.deeds[this.view?.board?.courtyard?.[Number(cmd.pick)]]?.text ?? null;
+        if (cmd.kind === "upgrade") return this.upgrades[cmd.upgrade]?.text ?? null;
+        if (cmd.kind === "deed" && cmd.deed >= 0) return this.deeds[this.view?.board?.courtyard?.[cmd.deed]]?.text ?? null;
         return null;
       case "building": return this.buildings[cmd.building]?.text ?? null;
       case "use_companion": return this.companions[cmd.companion]?.flavour || null;
@@ -366,6 +511,19 @@ export class Words {
       }
       default: return null;
     }
+  }
+
+  /** A deed pick (courtyard slot 0 or 1, -1 the deck's top) in words. */
+  deedPick(d) { return this.pick(`deed:${d < 0 ? "top" : d}`); }
+
+  /** A companion's choice (its typed fields) in words. */
+  companionPick(cmd) {
+    if (cmd.upgrade) return this.upgrade(cmd.upgrade);
+    const inner = cmd.town ? this.pick(`commission:${cmd.town}`) : cmd.deed != null ? this.deedPick(cmd.deed) : "";
+    if (cmd.dark_market) return inner ? t("dark market: {goods}", { goods: inner }) : t("dark market: its goods");
+    if (inner) return inner;
+    if (cmd.slot != null) return this.hero(this.view?.board?.inn?.[cmd.slot]);
+    return this.pick(cmd.hero ?? cmd.good);
   }
 
   /** "deed:0", "commission:farglen", "hero:2", "upgrade:x", a good id ... in words. */
@@ -414,23 +572,21 @@ export class Words {
   /** What a building command does (the button beside the building's name). */
   buildingOption(cmd) {
     const pay = cmd.pay === "coins" ? t("2 coins") : cmd.pay === "quartz" ? t("a blazing quartz") : cmd.pay === "lantern" ? t("a lantern")
-      : cmd.pay && /^\d+$/.test(cmd.pay) ? t("your {good}", { good: this.pieceText(cmd.pay) }) : "";
+      : cmd.piece != null ? t("your {good}", { good: this.pieceText(cmd.piece) }) : "";
     switch (cmd.building) {
       case "quartz_mine": return t("gain a blazing quartz");
       case "oracle": return t("roll the oracle die");
       case "surveyor": return t("pay {pay}, gain 3 prestige", { pay });
-      case "icebreaker_harbor": return this.aGood(cmd.pick);
-      case "guildhall": return t("pay {pay}, {good} + {good2}", { pay, good: this.aGood(cmd.pick), good2: this.aGood(cmd.pick2) });
-      case "candle_quartz": return t("pay {pay}, {pick}", { pay, pick: this.pick(cmd.pick) });
-      case "lanternworks": return t("{good}, a lantern, 1 prestige", { good: this.aGood(cmd.pick) });
+      case "icebreaker_harbor": return this.aGood(cmd.good);
+      case "guildhall": return t("pay {pay}, {good} + {good2}", { pay, good: this.aGood(cmd.good), good2: this.aGood(cmd.good2) });
+      case "candle_quartz": return t("pay {pay}, {pick}", { pay, pick: cmd.town ? this.pick(`commission:${cmd.town}`) : this.pick(`hero:${cmd.hero}`) });
+      case "lanternworks": return t("{good}, a lantern, 1 prestige", { good: this.aGood(cmd.good) });
       case "mansion": {
-        if (!cmd.pay) return t("trade nothing");
-        const gives = cmd.pay.split(",");
-        const gets = (cmd.pick || "").split(",");
-        return gives.map((g, i) => t("{give} → {get}", { give: this.resource(g), get: this.resource(gets[i]) })).join(", ");
+        if (!cmd.gives?.length) return t("trade nothing");
+        return cmd.gives.map((g, i) => t("{give} → {get}", { give: this.resource(g), get: this.resource(cmd.gets[i]) })).join(", ");
       }
-      case "workshop": return cmd.pick ? t("upgrade your {good}, a lantern", { good: this.pieceText(cmd.pick) }) : t("just a lantern");
-      case "filigree": return t("pay {pay}, {good}", { pay, good: this.aGood(cmd.pick, true) });
+      case "workshop": return cmd.piece != null ? t("upgrade your {good}, a lantern", { good: this.pieceText(cmd.piece) }) : t("just a lantern");
+      case "filigree": return t("pay {pay}, {good}", { pay, good: this.aGood(cmd.good, true) });
       default: return "";
     }
   }
@@ -440,183 +596,17 @@ export class Words {
     const me = this.isMe(e.seat);
     const actor = this.name(e.seat);
     const two = (you, other) => (me ? you : other);
-    switch (e.type) {
-      case "game_started": return t("The game begins: 13 rounds of winter.");
-      case "round": return [4, 7, 9, 10].includes(e.round - 1) ? t("Round {round} begins (a night die left the game).", { round: e.round }) : t("Round {round} begins.", { round: e.round });
-      case "plan": return two(t("You bump locked slot {slot}: a {die} goes to the action pool.", { slot: e.slot, die: e.die }),
-        t("{actor} bumps locked slot {slot}: a {die} goes to the action pool.", { actor, slot: e.slot, die: e.die }));
-      case "dice_reset": return two(t("You reset the locked dice to 1-2-3."), t("{actor} resets the locked dice to 1-2-3.", { actor }));
-      case "moved": {
-        const at = e.space ?? e.to;
-        const p = { actor, n: e.steps, a: district(this.c.board.ringway[at]), b: district(this.c.board.ringway[(at + 1) % 5]) };
-        return two(tn("You move {n} space, between {a} and {b}.", "You move {n} spaces, between {a} and {b}.", e.steps, p),
-          tn("{actor} moves {n} space, between {a} and {b}.", "{actor} moves {n} spaces, between {a} and {b}.", e.steps, p));
-      }
-      case "activated": return two(t("You visit {place}.", { place: this.target(e.target) }), t("{actor} visits {place}.", { actor, place: this.target(e.target) }));
-      case "wheel_rotated": return two(t("You rotate the market wheel."), t("{actor} rotates the market wheel.", { actor }));
-      case "market_die_changed": {
-        const p = { actor, from: this.good(e.from), to: this.good(e.good ?? e.to) };
-        return two(t("You turn a {from} market die to {to}.", p), t("{actor} turns a {from} market die to {to}.", p));
-      }
-      case "bought": {
-        if (!e.goods.length) return two(t("You buy nothing at the Bazaar."), t("{actor} buys nothing at the Bazaar.", { actor }));
-        const p = { actor, goods: this.goodsList(e.goods) };
-        return two(t("You buy {goods} at the Bazaar.", p), t("{actor} buys {goods} at the Bazaar.", p));
-      }
-      case "commission": {
-        const p = { actor, commission: this.commission(e.commission) };
-        return two(t("You take {commission}.", p), t("{actor} takes {commission}.", p));
-      }
-      case "commission_delivered": {
-        const p = { actor, commission: this.commission(e.commission) };
-        return two(tn("You deliver {n} good for {commission}.", "You deliver {n} goods for {commission}.", e.goods, p),
-          tn("{actor} delivers {n} good for {commission}.", "{actor} delivers {n} goods for {commission}.", e.goods, p));
-      }
-      case "commission_discarded": {
-        const p = { actor, commission: this.commission(e.commission) };
-        return two(t("You discard {commission}.", p), t("{actor} discards {commission}.", p));
-      }
-      case "dark_market": {
-        const p = { actor, space: this.darkMarketSpace(e.space) };
-        return two(t("You trade in the Dark Market ({space}).", p), t("{actor} trades in the Dark Market ({space}).", p));
-      }
-      case "sold": {
-        const p = { actor, goods: this.goodsList(e.goods), hero: this.hero(e.hero) };
-        return two(t("You sell {goods} to {hero}.", p), t("{actor} sells {goods} to {hero}.", p));
-      }
-      case "hero_joined": {
-        const p = { actor, hero: this.hero(e.hero) };
-        return two(t("{hero} joins your wagon.", p), t("{hero} joins {actor}'s wagon.", p));
-      }
-      case "hero_delivered": {
-        const p = { actor, hero: this.hero(e.hero), town: this.town(e.town) };
-        return two(t("You bring {hero} to {town}.", p), t("{actor} brings {hero} to {town}.", p));
-      }
-      case "hero_discarded": {
-        const p = { actor, hero: this.hero(e.hero) };
-        return two(t("You let {hero} go.", p), t("{actor} lets {hero} go.", p));
-      }
-      case "ruins": {
-        const p = { actor, space: RUINS_SPACE[e.space]?.() ?? String(e.space).replaceAll("_", " ") };
-        return two(t("You search the Ruins of Yin ({space}).", p), t("{actor} searches the Ruins of Yin ({space}).", p));
-      }
-      case "ruins_die": {
-        const p = { actor, face: this.ruinsFace(e.face) };
-        if (e.seat === undefined) return e.reroll ? t("Rerolled, the ruins die shows {face}.", p) : t("The ruins die shows {face}.", p);
-        if (e.reroll) return two(t("You roll the ruins die again: {face}.", p), t("{actor} rolls the ruins die again: {face}.", p));
-        return two(t("You roll the ruins die: {face}.", p), t("{actor} rolls the ruins die: {face}.", p));
-      }
-      case "oracle": {
-        const p = { actor, effects: this.effects(this.c.board.oracle_die?.[e.face]) };
-        return two(t("The oracle die gives you: {effects}.", p), t("The oracle die gives {actor}: {effects}.", p));
-      }
-      case "caravan": {
-        const p = { actor, town: this.town(e.town), companion: this.companion(e.companion) };
-        if (e.route === "shortcut") return two(t("You lead a caravan to {town} by a shortcut, with {companion}.", p), t("{actor} leads a caravan to {town} by a shortcut, with {companion}.", p));
-        return two(t("You lead a caravan to {town} by the dark road, with {companion}.", p), t("{actor} leads a caravan to {town} by the dark road, with {companion}.", p));
-      }
-      case "join": return e.yes ? two(t("You join the caravan."), t("{actor} joins the caravan.", { actor }))
-        : two(t("You stay home."), t("{actor} stays home.", { actor }));
-      case "event": return t("Event: {event}. The travel dice show {dice}.", { event: this.event(e.event), dice: (e.dice || []).join(", ") });
-      case "travel_reroll": {
-        const p = { actor, dice: (e.dice || []).join(", ") };
-        return two(t("You spend a lantern to reroll: {dice}.", p), t("{actor} spends a lantern to reroll: {dice}.", p));
-      }
-      case "travel_die": {
-        const ev = this.events[this.view?.board?.travel?.event];
-        const p = { actor, value: e.value, face: e.face, effects: ev ? this.effects(ev.faces[String(e.face)]) : "" };
-        if (e.face !== e.value && ev) return two(t("You take the {value} (counted as {face}): {effects}.", p), t("{actor} takes the {value} (counted as {face}): {effects}.", p));
-        if (e.face !== e.value) return two(t("You take the {value} (counted as {face}).", p), t("{actor} takes the {value} (counted as {face}).", p));
-        if (ev) return two(t("You take the {value}: {effects}.", p), t("{actor} takes the {value}: {effects}.", p));
-        return two(t("You take the {value}.", p), t("{actor} takes the {value}.", p));
-      }
-      case "visit": return e.town ? two(t("You visit {town}.", { town: this.town(e.town) }), t("{actor} visits {town}.", { actor, town: this.town(e.town) }))
-        : two(t("You pass the towns by."), t("{actor} passes the towns by.", { actor }));
-      case "fortune": {
-        const p = { actor, fortune: this.fortune(e.kind) };
-        return two(t("You receive a good fortune: {fortune}.", p), t("{actor} receives a good fortune: {fortune}.", p));
-      }
-      case "caravan_done": return t("The caravan is home.");
-      case "final_travel": return t("Winter is over: everyone travels one last time to deliver.");
-      case "gift": {
-        const p = { actor, companion: this.companion(e.companion), ability: this.ability(e.ability) };
-        return two(t("You give a blazing quartz to {companion}: {ability}.", p), t("{actor} gives a blazing quartz to {companion}: {ability}.", p));
-      }
-      case "stray": {
-        const n = this.view?.players?.length || 1;
-        const nextSeat = n > 1 ? (e.seat + 1) % n : null;
-        const p = { actor, companion: this.companion(e.companion), ability: this.ability(e.ability), next: this.name(nextSeat) };
-        if (nextSeat === null) return two(t("You use {companion} ({ability}) and put it under the deck.", p), t("{actor} uses {companion} ({ability}) and puts it under the deck.", p));
-        if (this.isMe(nextSeat)) return t("{actor} uses {companion} ({ability}) and passes it to you.", p);
-        return two(t("You use {companion} ({ability}) and pass it to {next}.", p), t("{actor} uses {companion} ({ability}) and passes it to {next}.", p));
-      }
-      case "upgrade": {
-        const p = { actor, upgrade: this.upgrade(e.upgrade) };
-        return two(t("You fit a wagon upgrade: {upgrade}.", p), t("{actor} fits a wagon upgrade: {upgrade}.", p));
-      }
-      case "upgraded": {
-        const p = { actor, good: this.aGood(e.good) };
-        return two(t("You upgrade {good}.", p), t("{actor} upgrades {good}.", p));
-      }
-      case "steed": {
-        const p = { actor, steed: this.steed(e.steed) };
-        return two(t("You gain a second steed: {steed}.", p), t("{actor} gains a second steed: {steed}.", p));
-      }
-      case "deed": {
-        if (e.from === "top") return two(t("You gain a deed (from the deck)."), t("{actor} gains a deed (from the deck).", { actor }));
-        const p = { actor, n: Number(String(e.from).replace(/\D/g, "")) + 1 };
-        return two(t("You gain a deed (courtyard space {n}).", p), t("{actor} gains a deed (courtyard space {n}).", p));
-      }
-      case "deed_taken": case "deed_drawn": return t("Your new deed: {deed}.", { deed: this.deed(e.deed) });
-      case "deed_kept": return e.deed ? t("You keep {deed}.", { deed: this.deed(e.deed) }) : null;
-      case "drafted": {
-        const p = { actor, steed: this.steed(e.steed), hero: this.hero(e.hero) };
-        return two(t("You draft {steed} and {hero}.", p), t("{actor} drafts {steed} and {hero}.", p));
-      }
-      case "illuminated": return two(t("You gain an illuminated die ({value}).", { value: e.value }), t("{actor} gains an illuminated die ({value}).", { actor, value: e.value }));
-      case "illuminated_lost": return two(t("You already have 2 illuminated dice: the new one stays in the supply."),
-        t("{actor} already has 2 illuminated dice: the new one stays in the supply.", { actor }));
-      case "coins": {
-        if (!me) return null;
-        const n = Math.abs(e.delta);
-        return e.delta >= 0 ? tn("You gain {n} coin.", "You gain {n} coins.", n) : tn("You pay {n} coin.", "You pay {n} coins.", n);
-      }
-      case "prestige": {
-        if (e.delta < 0) return two(tn("You lose {n} prestige.", "You lose {n} prestige.", -e.delta), tn("{actor} loses {n} prestige.", "{actor} loses {n} prestige.", -e.delta, { actor }));
-        return two(tn("You gain {n} prestige.", "You gain {n} prestige.", e.delta), tn("{actor} gains {n} prestige.", "{actor} gains {n} prestige.", e.delta, { actor }));
-      }
-      case "lanterns": {
-        if (e.delta >= 0) return two(tn("You gain {n} lantern.", "You gain {n} lanterns.", e.delta), tn("{actor} gains {n} lantern.", "{actor} gains {n} lanterns.", e.delta, { actor }));
-        return two(tn("You spend {n} lantern.", "You spend {n} lanterns.", -e.delta), tn("{actor} spends {n} lantern.", "{actor} spends {n} lanterns.", -e.delta, { actor }));
-      }
-      case "quartz": {
-        if (e.delta >= 0) return two(tn("You gain {n} blazing quartz.", "You gain {n} blazing quartz.", e.delta), tn("{actor} gains {n} blazing quartz.", "{actor} gains {n} blazing quartz.", e.delta, { actor }));
-        return two(tn("You give up {n} blazing quartz.", "You give up {n} blazing quartz.", -e.delta), tn("{actor} gives up {n} blazing quartz.", "{actor} gives up {n} blazing quartz.", -e.delta, { actor }));
-      }
-      case "horseshoes": {
-        if (e.delta >= 0) return two(tn("You gain {n} horseshoe.", "You gain {n} horseshoes.", e.delta), tn("{actor} gains {n} horseshoe.", "{actor} gains {n} horseshoes.", e.delta, { actor }));
-        return two(tn("You spend {n} horseshoe.", "You spend {n} horseshoes.", -e.delta), tn("{actor} spends {n} horseshoe.", "{actor} spends {n} horseshoes.", -e.delta, { actor }));
-      }
-      case "stored": return null;
-      case "discarded": {
-        const p = { actor, good: this.aGood(e.good) };
-        return two(t("You discard {good}.", p), t("{actor} discards {good}.", p));
-      }
-      case "lost_good": {
-        const p = { actor, good: this.aGood(e.good) };
-        return two(t("You lose {good} on the road.", p), t("{actor} loses {good} on the road.", p));
-      }
-      case "rearranged": return null;
-      case "turn_ended": return null;
-      case "game_over": return t("The game is over: final scoring.");
-      default: return null;
-    }
+    const say = SENTENCES[e.type];
+    return say ? say.call(this, e, { me, actor, two }) : null;
   }
 
   /** A Dark Market space ("dm_1" ...) in words. */
   darkMarketSpace(space) {
     const i = this.c.board.dark_market.findIndex((x) => x.space === space);
     if (i < 0) return String(space).replaceAll("_", " ");
-    return t("{space}: {goods}", { space: COMPASS[space]?.() ?? space, goods: this.goodsList(this.c.board.dark_market[i].goods) });
+    const goods = this.c.board.dark_market[i].goods;
+    // The space without goods deals a commission or a deed (with its banner).
+    if (!goods.length) return t("{space}: a commission or a deed", { space: COMPASS[space]?.() ?? space });
+    return t("{space}: {goods}", { space: COMPASS[space]?.() ?? space, goods: this.goodsList(goods) });
   }
 }

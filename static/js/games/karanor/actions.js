@@ -86,15 +86,24 @@ export function renderActions(root, ctx) {
     const free = moves.filter((m) => !moveCostsAction(m, view)).length;
     const n = moves.length;
     const hint = h("p", { class: "hint" }, icon("gold"), " ");
+    // Words that fit the device: "Tap" on a touch screen, "Click" with a mouse (issue 27).
+    const touch = window.matchMedia?.("(pointer: coarse)").matches ?? false;
     if (free && free < n) {
-      hint.append(tn("Tap a highlighted territory to move ({n} reachable; yellow: free steps of this move, blue",
-        "Tap a highlighted territory to move ({n} reachable; yellow: free steps of this move, blue", n), " ",
+      hint.append(touch
+        ? tn("Tap a highlighted territory to move ({n} reachable; yellow: free steps of this move, blue",
+          "Tap a highlighted territory to move ({n} reachable; yellow: free steps of this move, blue", n)
+        : tn("Click a highlighted territory to move ({n} reachable; yellow: free steps of this move, blue",
+          "Click a highlighted territory to move ({n} reachable; yellow: free steps of this move, blue", n), " ",
       h("span", { class: "plus-action", text: t("+1 action") }), t(": a new Move)."));
     } else if (free) {
-      hint.append(tn("Tap a highlighted territory to move ({n} reachable).", "Tap a highlighted territory to move ({n} reachable).", n));
+      hint.append(touch
+        ? tn("Tap a highlighted territory to move ({n} reachable).", "Tap a highlighted territory to move ({n} reachable).", n)
+        : tn("Click a highlighted territory to move ({n} reachable).", "Click a highlighted territory to move ({n} reachable).", n));
     } else {
-      hint.append(tn("Tap a highlighted territory to move ({n} reachable;", "Tap a highlighted territory to move ({n} reachable;", n), " ",
-        h("span", { class: "plus-action", text: t("+1 action") }), t(": a new Move)."));
+      hint.append(touch
+        ? tn("Tap a highlighted territory to move ({n} reachable;", "Tap a highlighted territory to move ({n} reachable;", n)
+        : tn("Click a highlighted territory to move ({n} reachable;", "Click a highlighted territory to move ({n} reachable;", n), " ",
+      h("span", { class: "plus-action", text: t("+1 action") }), t(": a new Move)."));
     }
     root.append(hint);
   }
@@ -136,6 +145,12 @@ export function renderActions(root, ctx) {
   for (const cmd of others) bar.append(actionButton(ctx, cmd, words.command(cmd, view)));
   if (bar.children.length) root.append(bar);
   if (marketPanel) root.append(marketPanel);
+  // End turn in a row of its own under the part that scrolls: always in sight, never over
+  // another action (issue 27: a sticky End turn lay on "Work").
+  const end = bar.querySelector(".end-turn");
+  const body = h("div", { class: "actions-body" }, ...root.childNodes);
+  root.append(body);
+  if (end) root.append(h("div", { class: "end-row" }, end));
 }
 
 /** Whether a move command starts a new Move (an action), rather than continuing one. */
@@ -273,7 +288,10 @@ export function renderModal(dialog, ctx) {
   const cat = content.catalogue;
   const cards = h("div", { class: "choice-list" });
   if (type === "draft_pick") {
-    title.textContent = t("Draft: keep one business card (pick {n} of 2)", { n: view.turn?.draft_round ?? 1 });
+    // The count is the cards shown (3, then 2), the round the draft's (issue 27).
+    title.textContent = tn("Draft: keep one of these {n} business cards (round {round} of 2)",
+      "Draft: keep one of these {n} business cards (round {round} of 2)", list.length,
+      { round: view.turn?.draft_round ?? 1 });
     body.append(h("p", { class: "muted", text: t("The others go to your neighbour.") }));
     for (const cmd of list) cards.append(choiceCard(ctx, cmd, cat.business[cmd.card], words.command(cmd, view)));
   } else if (type === "choose_artifact") {

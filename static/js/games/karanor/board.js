@@ -1,6 +1,7 @@
 // The map: an SVG drawn from /api/content, updated from each view; pan and zoom.
 import { clear, s, seatColour, seatMark } from "../../util.js";
-import { t, tn } from "../../i18n.js";
+import { Viewport } from "../../kit.js";
+import { noun, t, tn } from "../../i18n.js";
 import { goodName } from "./goods.js";
 import { shapeWords } from "./panels.js";
 
@@ -44,9 +45,8 @@ export class Board {
     this.territory = Object.fromEntries(this.map.territories.map((ter) => [ter.id, ter]));
     this.seaSet = new Set(this.map.sea_routes.map(([a, b]) => pairKey(a, b)));
     this.full = { x: 0, y: 0, w: this.map.width, h: this.map.height };
-    this.vb = { ...this.full };
     this.build();
-    this.enablePanZoom();
+    this.viewport = new Viewport(container, this.svg, this.full, { maxZoom: 6, onChange: () => this.fitLabels() });
   }
 
   // --- static layers -------------------------------------------------------------
@@ -203,7 +203,7 @@ export class Board {
       if (!ter) continue;
       const [x, y] = ter.center;
       g.append(s("g", { class: "inhabitant", transform: `translate(${x + (ter.resource ? 12 : -14)} ${y - 50})` },
-        s("title", { text: t("{who} lives here", { who: catalogue[who]?.name ?? who }) }),
+        s("title", { text: t("{who} lives here", { who: noun(catalogue[who]?.name ?? who, catalogue[who]?.article) }) }),
         s("circle", { cx: 12, cy: 12, r: 15 }),
         s("use", { href: "/static/icons.svg#person", x: 1, y: 1, width: 22, height: 22 })));
     }
@@ -264,7 +264,7 @@ export class Board {
       const gold = seaLegs(this.seaSet, me.position, cmd.path) * seaCost;
       // A step of the Move in progress is free; anything further starts a new Move (an action).
       const action = !(left > 0 && (cmd.path || [cmd.to]).length <= left);
-      const p = { place: ter.name, gold };
+      const p = { place: noun(ter.name, ter.article), gold };
       const label = action
         ? (gold ? tn("Move to {place} (+1 action), {gold} gold", "Move to {place} (+1 action), {gold} gold", gold, p)
           : t("Move to {place} (+1 action)", p))
@@ -379,99 +379,12 @@ export class Board {
     else this.gliding = false;
   }
 
-  // --- pan and zoom -------------------------------------------------------------------
+  // --- pan and zoom: the shell's Viewport (kit.js) ----------------------------------
 
-  setViewBox(vb) {
-    const minW = this.full.w / 6;
-    const w = Math.min(this.full.w * 1.2, Math.max(minW, vb.w));
-    const hgt = (w * this.full.h) / this.full.w;
-    const cx = vb.x + vb.w / 2;
-    const cy = vb.y + vb.h / 2;
-    let x = cx - w / 2;
-    let y = cy - hgt / 2;
-    x = Math.min(this.full.w - w * 0.3, Math.max(-w * 0.7, x));
-    y = Math.min(this.full.h - hgt * 0.3, Math.max(-hgt * 0.7, y));
-    this.vb = { x, y, w, h: hgt };
-    this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${hgt}`);
-    this.fitLabels();
-  }
-
-  zoom(factor, px = 0.5, py = 0.5) {
-    const { x, y, w, h: hh } = this.vb;
-    const nw = w / factor;
-    const nh = hh / factor;
-    this.setViewBox({ x: x + (w - nw) * px, y: y + (hh - nh) * py, w: nw, h: nh });
-  }
-
-  reset() {
-    this.setViewBox(this.full);
-  }
-
-  /** Fraction of the viewBox under a client point (accounts for letterboxing). */
-  fraction(clientX, clientY) {
-    const r = this.svg.getBoundingClientRect();
-    const scale = Math.min(r.width / this.vb.w, r.height / this.vb.h);
-    const ox = (r.width - this.vb.w * scale) / 2;
-    const oy = (r.height - this.vb.h * scale) / 2;
-    return [(clientX - r.left - ox) / (this.vb.w * scale), (clientY - r.top - oy) / (this.vb.h * scale), scale];
-  }
-
-  enablePanZoom() {
-    const el = this.container;
-    const pointers = new Map();
-    let last = null;
-    let pinch = null;
-    let moved = 0;
-    el.addEventListener("wheel", (e) => {
-      e.preventDefault();
-      const [fx, fy] = this.fraction(e.clientX, e.clientY);
-      this.zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15, fx, fy);
-    }, { passive: false });
-    el.addEventListener("pointerdown", (e) => {
-      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-      if (pointers.size === 1) { last = { x: e.clientX, y: e.clientY }; moved = 0; this.dragged = false; }
-      if (pointers.size === 2) {
-        const [a, b] = [...pointers.values()];
-        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) };
-      }
-    });
-    el.addEventListener("pointermove", (e) => {
-      if (!pointers.has(e.pointerId)) return;
-      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-      if (pointers.size === 2 && pinch) {
-        const [a, b] = [...pointers.values()];
-        const d = Math.hypot(a.x - b.x, a.y - b.y);
-        const [fx, fy] = this.fraction((a.x + b.x) / 2, (a.y + b.y) / 2);
-        if (pinch.d > 0) this.zoom(d / pinch.d, fx, fy);
-        pinch.d = d;
-        this.dragged = true;
-        return;
-      }
-      if (pointers.size === 1 && last) {
-        const dx = e.clientX - last.x;
-        const dy = e.clientY - last.y;
-        moved += Math.abs(dx) + Math.abs(dy);
-        if (moved > 8) {
-          this.dragged = true;
-          if (!el.hasPointerCapture(e.pointerId)) el.setPointerCapture(e.pointerId);
-          const [, , scale] = this.fraction(e.clientX, e.clientY);
-          this.setViewBox({ ...this.vb, x: this.vb.x - dx / scale, y: this.vb.y - dy / scale });
-        }
-        last = { x: e.clientX, y: e.clientY };
-      }
-    });
-    const up = (e) => {
-      pointers.delete(e.pointerId);
-      if (pointers.size < 2) pinch = null;
-      if (pointers.size === 0) {
-        last = null;
-        // Let the click that follows a drag see `dragged`, then reset it.
-        setTimeout(() => { this.dragged = false; }, 0);
-      }
-    };
-    el.addEventListener("pointerup", up);
-    el.addEventListener("pointercancel", up);
-  }
+  get vb() { return this.viewport?.vb ?? this.full; }
+  get dragged() { return this.viewport.dragged; }
+  zoom(factor, px = 0.5, py = 0.5) { this.viewport.zoom(factor, px, py); }
+  reset() { this.viewport.reset(); }
 }
 
 /** Buttons beside the map. */

@@ -24,7 +24,7 @@ export function attackNotices(events, view, words) {
   let current = null; // the attack being read: {by, card, losses: []}
   const flush = () => {
     if (current && current.losses.length) {
-      const card = current.card ? words.card("black_market", current.card) : null;
+      const card = current.card ? words.cardN("black_market", current.card) : null;
       const p = { actor: words.name(current.by), card, losses: joinWords(current.losses) };
       out.push({
         testid: "attack-notice",
@@ -54,7 +54,7 @@ export function attackNotices(events, view, words) {
     else if (e.type === "badge_lost") current.losses.push(t("your {badge} badge", { badge: words.badge(e.badge) }));
     else if (e.type === "badge") current.losses.push(t("nothing, but you carry the {badge} badge now", { badge: words.badge(e.badge) }));
     else if (e.type === "teleport") {
-      const place = words.place(e.territory === "home" ? view.players?.[me]?.position : e.territory);
+      const place = words.placeN(e.territory === "home" ? view.players?.[me]?.position : e.territory);
       current.losses.push(t("your place: you were sent to {place}", { place }));
     }
   }
@@ -103,19 +103,19 @@ export function lastActionOf(events, view, words) {
       }
       case "interact": {
         territory = e.territory;
-        const p = { actor, who: words.inhabitant(e.inhabitant) };
+        const p = { actor, who: words.inhabitantN(e.inhabitant) };
         text = mine ? t("You met {who} here", p) : t("{actor} met {who} here", p);
         break;
       }
       case "build": {
         territory = e.city;
-        const p = { actor, card: words.card("business", e.card) };
+        const p = { actor, card: words.cardN("business", e.card) };
         text = mine ? t("You opened {card} here", p) : t("{actor} opened {card} here", p);
         break;
       }
       case "villa": {
         territory = villaAt(e.villa);
-        const p = { actor, villa: words.villa(e.villa) };
+        const p = { actor, villa: words.villaN(e.villa) };
         text = mine ? t("You bought {villa}", p) : t("{actor} bought {villa}", p);
         break;
       }
@@ -125,7 +125,7 @@ export function lastActionOf(events, view, words) {
       case "partner":
       case "market":
         territory = view.players?.[e.seat]?.position;
-        text = words.event(e);
+        text = words.sentence(e);
         break;
       default:
         break;

@@ -80,7 +80,11 @@ export function mount(shell, root, content) {
   });
   const peek = h("button", { type: "button", class: "btn peek", "data-testid": "look-first", onclick: lookFirst },
     t("Look at the board first"));
-  dialog.querySelector(".modal-body").append(peek);
+  // The menu (rules, resume link) stays in reach during a choice (issue 27): the modal
+  // makes the top bar's button inert, so the dialog has its own.
+  const menu = h("button", { type: "button", class: "btn choice-menu", "data-testid": "choice-menu",
+    onclick: () => shell.openMenu?.() }, t("☰ Menu"));
+  dialog.querySelector(".modal-body").append(peek, menu);
   const waiting = h("button", { type: "button", id: "choice-waiting", class: "btn primary choice-waiting", hidden: true,
     onclick: () => { modalHiddenKey = null; game.render(shell.view, null); } }, t("Make your choice"));
   document.body.append(dialog);
@@ -140,7 +144,7 @@ export function mount(shell, root, content) {
     },
     describe(event, view) {
       if (view) words.setView(view);
-      return words.event(event);
+      return words.sentence(event);
     },
     who(seat, view) {
       if (view) words.setView(view);
@@ -148,6 +152,19 @@ export function mount(shell, root, content) {
     },
     endDetails(box, view) {
       endDetails(box, view, words, { code: shell.code });
+    },
+    /** The end screen's story (static/js/story.js): this seat's trades, from the log. */
+    storyLines(seat, entries) {
+      let made = 0;
+      let accepted = 0;
+      for (const entry of entries) {
+        for (const e of entry.events || []) {
+          if (e.type !== "trade") continue;
+          if (e.from === seat) made += 1;
+          if (e.seat === seat) accepted += 1;
+        }
+      }
+      return [t("Trades: {made} proposed and accepted, {accepted} accepted from others", { made, accepted })];
     },
     notices(events, view) {
       words.setView(view);

@@ -210,7 +210,7 @@ function questWhyNot(view, card, words) {
   const turn = view.turn || {};
   if (turn.pending) return t("Make the pending choice first.");
   if (!turn.actions_left) return t("No action left this turn.");
-  if (card.place && me?.position !== card.place) return t("You must be at {place}.", { place: words.place(card.place) });
+  if (card.place && me?.position !== card.place) return t("You must be at {place}.", { place: words.placeN(card.place) });
   return t("You lack what it asks (see the card).");
 }
 

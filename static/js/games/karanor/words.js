@@ -2,9 +2,275 @@
 // catalogue (static/js/i18n.js). A sentence about the reader and one about another player
 // are two messages ("You moved to {place}." / "{actor} moved to {place}."), numbers go
 // through tn(): no grammar is built by concatenation.
-import { t, tn } from "../../i18n.js";
+import { noun, t, tn } from "../../i18n.js";
 import { workGold } from "./actions.js";
 import { bundleEmpty, bundleWords, goodName, goodWords, joinAnd } from "./goods.js";
+
+/** Each event type's sentence (`this`: the Words; `mine`: the reader's own, `actor`: the seat's name, `by(you, other)`: the sentence for the reader or about another). */
+const SENTENCES = {
+  draft_picked(e, { mine, actor }) {
+    return mine ? null : t("{actor} picked a business card.", { actor });
+  },
+  draft_pick(e) {
+    return t("You kept {card}.", { card: this.cardN("business", e.card) });
+  },
+  draft_passed() {
+    return t("The draft hands were passed on.");
+  },
+  draft_done() {
+    return t("The draft is over: the game begins.");
+  },
+  turn(e, { actor, by }) {
+    const p = { round: e.round, actor, n: e.actions };
+    return by(tn("Round {round}: your turn ({n} action).", "Round {round}: your turn ({n} actions).", e.actions, p),
+      tn("Round {round}: {actor}'s turn ({n} action).", "Round {round}: {actor}'s turn ({n} actions).", e.actions, p));
+  },
+  revenue_phase(e, { actor, by }) {
+    const res = this.pairs(e.resources);
+    const p = { actor, gold: goodWords(e.gold, "gold"), goods: res };
+    if (res) {
+      return by(t("You end the turn and collect {gold} of revenue and {goods}.", p),
+        t("{actor} ends the turn and collects {gold} of revenue and {goods}.", p));
+    }
+    return by(t("You end the turn and collect {gold} of revenue.", p),
+      t("{actor} ends the turn and collects {gold} of revenue.", p));
+  },
+  move(e, { actor, by }) {
+    const path = e.path || [];
+    const p = { actor, place: this.placeN(path[path.length - 1]), gold: goodWords(e.gold || 0, "gold"),
+      via: path.slice(0, -1).map((x) => this.placeN(x)).join(", ") };
+    if (path.length > 1 && e.gold) {
+      return by(t("You moved to {place} via {via}, paying {gold}.", p),
+        t("{actor} moved to {place} via {via}, paying {gold}.", p));
+    }
+    if (path.length > 1) return by(t("You moved to {place} via {via}.", p), t("{actor} moved to {place} via {via}.", p));
+    if (e.gold) return by(t("You moved to {place}, paying {gold}.", p), t("{actor} moved to {place}, paying {gold}.", p));
+    return by(t("You moved to {place}.", p), t("{actor} moved to {place}.", p));
+  },
+  harvest(e, { actor, by }) {
+    const p = { actor, goods: goodWords(e.count, e.resource), place: this.placeN(e.territory) };
+    return by(t("You harvested {goods} in {place}.", p), t("{actor} harvested {goods} in {place}.", p));
+  },
+  work(e, { actor, by }) {
+    const p = { actor, gold: goodWords(e.gold, "gold") };
+    return by(t("You worked for {gold}.", p), t("{actor} worked for {gold}.", p));
+  },
+  build(e, { actor, by }) {
+    const p = { actor, card: this.cardN("business", e.card), place: this.placeN(e.city) };
+    if (e.bonus) {
+      return by(t("You opened {card} in {place} with its bonus.", p),
+        t("{actor} opened {card} in {place} with its bonus.", p));
+    }
+    return by(t("You opened {card} in {place}.", p), t("{actor} opened {card} in {place}.", p));
+  },
+  interact(e, { actor, by }) {
+    const p = { actor, who: this.inhabitantN(e.inhabitant), place: this.placeN(e.territory) };
+    return by(t("You met {who} in {place}.", p), t("{actor} met {who} in {place}.", p));
+  },
+  quest_done(e, { actor, by }) {
+    const p = { actor, quest: this.cardN("quests", e.card) };
+    return by(t("You completed the quest {quest}.", p), t("{actor} completed the quest {quest}.", p));
+  },
+  sequel(e, { actor, by }) {
+    const p = { actor, quest: this.cardN("quests", e.card) };
+    return by(t("You took the sequel {quest}.", p), t("{actor} took the sequel {quest}.", p));
+  },
+  sequel_out(e) {
+    return t("The sequel {quest} is already out: no second copy.", { quest: this.cardN("quests", e.card) });
+  },
+  deliver(e, { actor, by }) {
+    const p = { actor, delivery: this.cat.deliveries?.[e.card]?.name || "", gold: goodWords(e.gold, "gold") };
+    return by(t("You made the delivery {delivery} for {gold}.", p), t("{actor} made the delivery {delivery} for {gold}.", p));
+  },
+  delivery_revealed(e) {
+    return e.card
+    ? t("New delivery: {text}", { text: this.cat.deliveries?.[e.card]?.text ?? e.card })
+    : t("No deliveries remain.");
+  },
+  partner(e, { actor, by }) {
+    const p = { actor, resource: goodName(e.resource), gold: goodWords(e.gold, "gold") };
+    return by(t("You recruited the {resource} partner for {gold}.", p),
+      t("{actor} recruited the {resource} partner for {gold}.", p));
+  },
+  villa(e, { actor, by }) {
+    const p = { actor, villa: this.villaN(e.villa), gold: goodWords(e.gold, "gold") };
+    return by(t("You bought {villa} for {gold}.", p), t("{actor} bought {villa} for {gold}.", p));
+  },
+  market(e, { actor, by }) {
+    const p = { actor, bought: this.pairs(e.buy), sold: this.pairs(e.sell) };
+    if (p.bought && p.sold) {
+      return by(t("You bought {bought} and sold {sold} at the market.", p),
+        t("{actor} bought {bought} and sold {sold} at the market.", p));
+    }
+    if (p.bought) return by(t("You bought {bought} at the market.", p), t("{actor} bought {bought} at the market.", p));
+    return by(t("You sold {sold} at the market.", p), t("{actor} sold {sold} at the market.", p));
+  },
+  promote(e, { actor, by }) {
+    const p = { actor, resource: goodName(e.resource) };
+    return by(t("You promoted the {resource} partner.", p), t("{actor} promoted the {resource} partner.", p));
+  },
+  black_market(e) {
+    return this.played(e);
+  },
+  artifact_used(e, { actor, by }) {
+    const p = { actor, artifact: this.cardN("artifacts", e.artifact) };
+    return by(t("You used {artifact}.", p), t("{actor} used {artifact}.", p));
+  },
+  artifact(e, { actor, by }) {
+    const p = { actor, artifact: this.cardN("artifacts", e.artifact) };
+    return by(t("You received the artifact {artifact}.", p), t("{actor} received the artifact {artifact}.", p));
+  },
+  artifact_options(e) {
+    const cards = (e.options || []).map((a) => this.cardN("artifacts", a));
+    return tn("You drew {n} artifact to choose from: {cards}.", "You drew {n} artifacts to choose from: {cards}.",
+      cards.length, { cards: cards.join(", ") });
+  },
+  artifact_offered(e, { actor, by }) {
+    return by(t("You choose an artifact."), t("{actor} chooses an artifact.", { actor }));
+  },
+  artifact_gone(e, { actor, by }) {
+    return by(t("No artifact left for you."), t("No artifact left for {actor}.", { actor }));
+  },
+  quest_choice_open(e, { actor, by }) {
+    return by(t("You face a quest's choice."), t("{actor} faces a quest's choice.", { actor }));
+  },
+  quest_choice(e, { actor, by }) {
+    const q = e.card ? this.cat.quests?.[e.card] : null;
+    if (!q) return by(t("You made a quest choice."), t("{actor} made a quest choice.", { actor }));
+    const p = { actor, option: q.immediate?.[e.option] ?? String(e.option + 1), quest: q.name };
+    return by(t("You chose \u201c{option}\u201d on {quest}.", p), t("{actor} chose \u201c{option}\u201d on {quest}.", p));
+  },
+  quest_choice_lapsed(e, { actor, by }) {
+    return by(t("You could take none of the quest's options."),
+    t("{actor} could take none of the quest's options.", { actor }));
+  },
+  quest_discarded(e, { mine, actor }) {
+    return mine ? null : t("{actor} discarded a quest.", { actor });
+  },
+  quest_discarded_card(e) {
+    return t("You discarded {quest}.", { quest: this.cardN("quests", e.card) });
+  },
+  business_blind(e, { mine, actor }) {
+    return mine ? null : t("{actor} drew a business card from the deck.", { actor });
+  },
+  business_taken(e, { actor, by }) {
+    const p = { actor, card: this.cardN("business", e.card) };
+    return by(t("You took {card} from the display.", p), t("{actor} took {card} from the display.", p));
+  },
+  draw(e, { mine, actor }) {
+    if (mine) return null;
+    const p = { actor };
+    return e.deck === "quests"
+      ? tn("{actor} drew {n} quest card.", "{actor} drew {n} quest cards.", e.count, p)
+      : tn("{actor} drew {n} black-market card.", "{actor} drew {n} black-market cards.", e.count, p);
+  },
+  drew(e) {
+    const cards = (e.cards || []).map((c) => this.anyCardN(c));
+    const p = { card: cards[0], cards: cards.join(", ") };
+    if (cards.length === 1) {
+      if (e.deck === "quests") return t("You drew the quest {card}.", p);
+      if (e.deck === "black_market") return t("You drew the black-market card {card}.", p);
+      if (e.deck === "business") return t("You drew the business card {card}.", p);
+      return t("You drew the card {card}.", p);
+    }
+    if (e.deck === "quests") return tn("You drew {n} quest: {cards}.", "You drew {n} quests: {cards}.", cards.length, p);
+    if (e.deck === "black_market") {
+      return tn("You drew {n} black-market card: {cards}.", "You drew {n} black-market cards: {cards}.", cards.length, p);
+    }
+    if (e.deck === "business") {
+      return tn("You drew {n} business card: {cards}.", "You drew {n} business cards: {cards}.", cards.length, p);
+    }
+    return tn("You drew {n} card: {cards}.", "You drew {n} cards: {cards}.", cards.length, p);
+  },
+  prestige(e, { actor, by }) {
+    const p = { actor, amount: goodWords(Math.abs(e.delta), "prestige"), total: e.prestige };
+    if (e.delta >= 0) return by(t("You gained {amount} (now {total}).", p), t("{actor} gained {amount} (now {total}).", p));
+    return by(t("You lost {amount} (now {total}).", p), t("{actor} lost {amount} (now {total}).", p));
+  },
+  ascension(e, { actor, by }) {
+    const p = { actor, amount: goodWords(e.threshold, "prestige") };
+    return by(t("You reached {amount}: a black-market card.", p), t("{actor} reached {amount}: a black-market card.", p));
+  },
+  end_triggered(e, { actor, by }) {
+    const p = { actor, amount: goodWords(e.prestige, "prestige") };
+    return by(t("You reached {amount}: this is the last round!", p), t("{actor} reached {amount}: this is the last round!", p));
+  },
+  badge(e, { actor, by }) {
+    const p = { actor, badge: this.badge(e.badge) };
+    return by(t("You took a {badge} badge.", p), t("{actor} took a {badge} badge.", p));
+  },
+  badge_lost(e, { actor, by }) {
+    const p = { actor, badge: this.badge(e.badge) };
+    return by(t("You returned a {badge} badge.", p), t("{actor} returned a {badge} badge.", p));
+  },
+  badge_gone(e, { actor, by }) {
+    const p = { actor, badge: this.badge(e.badge) };
+    return by(t("No {badge} badge left for you.", p), t("No {badge} badge left for {actor}.", p));
+  },
+  teleport(e, { actor, by }) {
+    const p = { actor, place: this.placeN(e.territory === "home" ? this.players[e.seat]?.position : e.territory) };
+    return by(t("You went at once to {place}.", p), t("{actor} went at once to {place}.", p));
+  },
+  gold(e, { actor, by }) {
+    const p = { actor, gold: goodWords(Math.abs(e.delta), "gold") };
+    if (e.delta >= 0) return by(t("You gained {gold}.", p), t("{actor} gained {gold}.", p));
+    return by(t("You lost {gold}.", p), t("{actor} lost {gold}.", p));
+  },
+  revenue(e, { actor, by }) {
+    const p = { actor, revenue: e.revenue };
+    if (e.delta >= 0) return by(t("Your revenue rose to {revenue}.", p), t("{actor}'s revenue rose to {revenue}.", p));
+    return by(t("Your revenue fell to {revenue}.", p), t("{actor}'s revenue fell to {revenue}.", p));
+  },
+  resources(e, { actor, by }) {
+    if (!e.delta) return null;
+    const p = { actor, goods: goodWords(Math.abs(e.delta), e.resource) };
+    if (e.delta > 0) return by(t("You took {goods}.", p), t("{actor} took {goods}.", p));
+    return by(t("You lost {goods}.", p), t("{actor} lost {goods}.", p));
+  },
+  extra_actions(e, { actor, by }) {
+    const p = { actor };
+    return by(tn("You gained {n} extra action.", "You gained {n} extra actions.", e.count, p),
+      tn("{actor} gained {n} extra action.", "{actor} gained {n} extra actions.", e.count, p));
+  },
+  actions_lost(e, { actor, by }) {
+    const p = { actor };
+    return by(tn("You will have {n} action fewer next turn.", "You will have {n} actions fewer next turn.", e.count, p),
+      tn("{actor} will have {n} action fewer next turn.", "{actor} will have {n} actions fewer next turn.", e.count, p));
+  },
+  steal(e, { mine, actor }) {
+    const p = { actor, target: this.name(e.target),
+      goods: e.gold !== undefined ? goodWords(e.gold, "gold") : goodWords(e.count, e.resource) };
+    if (mine) return t("You took {goods} from {target}.", p);
+    if (this.isMe(e.target)) return t("{actor} took {goods} from you.", p);
+    return t("{actor} took {goods} from {target}.", p);
+  },
+  offer(e, { actor, by }) {
+    const p = { actor, give: this.bundle(e.give), want: this.bundle(e.want), to: this.toWhom(e.addressees) };
+    if (e.counter_of !== null && e.counter_of !== undefined) {
+      return by(t("You countered with an offer of {give} for {want} {to}.", p),
+        t("{actor} countered with an offer of {give} for {want} {to}.", p));
+    }
+    return by(t("You offered {give} for {want} {to}.", p), t("{actor} offered {give} for {want} {to}.", p));
+  },
+  offer_withdrawn(e, { actor, by }) {
+    return by(t("You withdrew an offer."), t("{actor} withdrew an offer.", { actor }));
+  },
+  offer_declined(e, { actor, by }) {
+    return by(t("You declined an offer."), t("{actor} declined an offer.", { actor }));
+  },
+  trade(e) {
+    return this.trade(e.from, e.seat, e.give, e.want);
+  },
+  offer_status() {
+    return null;
+  },
+  offers_closed() {
+    return t("Trading is closed: the open offers were closed.");
+  },
+  game_over(e) {
+    return this.gameOver(e.winners || []);
+  },
+};
 
 export class Words {
   constructor(content) {
@@ -78,6 +344,18 @@ export class Words {
   }
 
   place(id) { return this.terr[id]?.name ?? id; }
+  // The same names with their article in the page's language, for a message's
+  // {param:form} (static/js/i18n.js form(): "{place:au}" -> "aux Dunes Rouges").
+  placeN(id) { return noun(this.place(id), this.terr[id]?.article); }
+  cardN(kind, id) { return noun(this.card(kind, id), this.cat[kind]?.[id]?.article); }
+  villaN(id) { return noun(this.villa(id), this.content.articles?.[id]); }
+  inhabitantN(id) { return noun(this.inhabitant(id), this.cat.inhabitants?.[id]?.article); }
+  anyCardN(id) {
+    for (const kind of ["business", "quests", "black_market", "artifacts"]) {
+      if (this.cat[kind]?.[id]) return this.cardN(kind, id);
+    }
+    return noun(id);
+  }
   villa(id) { return this.content.villas[id] ?? id; }
   card(kind, id) { return this.cat[kind]?.[id]?.name ?? id; }
   anyCard(id) {
@@ -94,235 +372,12 @@ export class Words {
   }
 
   /** One event in words, or null for those not worth a line. */
-  event(e) {
+  sentence(e) {
     const actor = this.name(e.seat);
     const mine = this.isMe(e.seat);
     const by = (you, other) => (mine ? you : other);
-    switch (e.type) {
-      case "draft_picked": return mine ? null : t("{actor} picked a business card.", { actor });
-      case "draft_pick": return t("You kept {card}.", { card: this.card("business", e.card) });
-      case "draft_passed": return t("The draft hands were passed on.");
-      case "draft_done": return t("The draft is over: the game begins.");
-      case "turn": {
-        const p = { round: e.round, actor, n: e.actions };
-        return by(tn("Round {round}: your turn ({n} action).", "Round {round}: your turn ({n} actions).", e.actions, p),
-          tn("Round {round}: {actor}'s turn ({n} action).", "Round {round}: {actor}'s turn ({n} actions).", e.actions, p));
-      }
-      case "revenue_phase": {
-        const res = this.pairs(e.resources);
-        const p = { actor, gold: goodWords(e.gold, "gold"), goods: res };
-        if (res) {
-          return by(t("You end the turn and collect {gold} of revenue and {goods}.", p),
-            t("{actor} ends the turn and collects {gold} of revenue and {goods}.", p));
-        }
-        return by(t("You end the turn and collect {gold} of revenue.", p),
-          t("{actor} ends the turn and collects {gold} of revenue.", p));
-      }
-      case "move": {
-        const path = e.path || [];
-        const p = { actor, place: this.place(path[path.length - 1]), gold: goodWords(e.gold || 0, "gold"),
-          via: path.slice(0, -1).map((x) => this.place(x)).join(", ") };
-        if (path.length > 1 && e.gold) {
-          return by(t("You moved to {place} via {via}, paying {gold}.", p),
-            t("{actor} moved to {place} via {via}, paying {gold}.", p));
-        }
-        if (path.length > 1) return by(t("You moved to {place} via {via}.", p), t("{actor} moved to {place} via {via}.", p));
-        if (e.gold) return by(t("You moved to {place}, paying {gold}.", p), t("{actor} moved to {place}, paying {gold}.", p));
-        return by(t("You moved to {place}.", p), t("{actor} moved to {place}.", p));
-      }
-      case "harvest": {
-        const p = { actor, goods: goodWords(e.count, e.resource), place: this.place(e.territory) };
-        return by(t("You harvested {goods} in {place}.", p), t("{actor} harvested {goods} in {place}.", p));
-      }
-      case "work": {
-        const p = { actor, gold: goodWords(e.gold, "gold") };
-        return by(t("You worked for {gold}.", p), t("{actor} worked for {gold}.", p));
-      }
-      case "build": {
-        const p = { actor, card: this.card("business", e.card), place: this.place(e.city) };
-        if (e.bonus) {
-          return by(t("You opened {card} in {place} with its bonus.", p),
-            t("{actor} opened {card} in {place} with its bonus.", p));
-        }
-        return by(t("You opened {card} in {place}.", p), t("{actor} opened {card} in {place}.", p));
-      }
-      case "interact": {
-        const p = { actor, who: this.inhabitant(e.inhabitant), place: this.place(e.territory) };
-        return by(t("You met {who} in {place}.", p), t("{actor} met {who} in {place}.", p));
-      }
-      case "quest_done": {
-        const p = { actor, quest: this.card("quests", e.card) };
-        return by(t("You completed the quest {quest}.", p), t("{actor} completed the quest {quest}.", p));
-      }
-      case "sequel": {
-        const p = { actor, quest: this.card("quests", e.card) };
-        return by(t("You took the sequel {quest}.", p), t("{actor} took the sequel {quest}.", p));
-      }
-      case "sequel_out": return t("The sequel {quest} is already out: no second copy.", { quest: this.card("quests", e.card) });
-      case "deliver": {
-        const p = { actor, delivery: this.cat.deliveries?.[e.card]?.name || "", gold: goodWords(e.gold, "gold") };
-        return by(t("You made the delivery {delivery} for {gold}.", p), t("{actor} made the delivery {delivery} for {gold}.", p));
-      }
-      case "delivery_revealed": return e.card
-        ? t("New delivery: {text}", { text: this.cat.deliveries?.[e.card]?.text ?? e.card })
-        : t("No deliveries remain.");
-      case "partner": {
-        const p = { actor, resource: goodName(e.resource), gold: goodWords(e.gold, "gold") };
-        return by(t("You recruited the {resource} partner for {gold}.", p),
-          t("{actor} recruited the {resource} partner for {gold}.", p));
-      }
-      case "villa": {
-        const p = { actor, villa: this.villa(e.villa), gold: goodWords(e.gold, "gold") };
-        return by(t("You bought {villa} for {gold}.", p), t("{actor} bought {villa} for {gold}.", p));
-      }
-      case "market": {
-        const p = { actor, bought: this.pairs(e.buy), sold: this.pairs(e.sell) };
-        if (p.bought && p.sold) {
-          return by(t("You bought {bought} and sold {sold} at the market.", p),
-            t("{actor} bought {bought} and sold {sold} at the market.", p));
-        }
-        if (p.bought) return by(t("You bought {bought} at the market.", p), t("{actor} bought {bought} at the market.", p));
-        return by(t("You sold {sold} at the market.", p), t("{actor} sold {sold} at the market.", p));
-      }
-      case "promote": {
-        const p = { actor, resource: goodName(e.resource) };
-        return by(t("You promoted the {resource} partner.", p), t("{actor} promoted the {resource} partner.", p));
-      }
-      case "black_market": return this.played(e);
-      case "artifact_used": {
-        const p = { actor, artifact: this.card("artifacts", e.artifact) };
-        return by(t("You used {artifact}.", p), t("{actor} used {artifact}.", p));
-      }
-      case "artifact": {
-        const p = { actor, artifact: this.card("artifacts", e.artifact) };
-        return by(t("You received the artifact {artifact}.", p), t("{actor} received the artifact {artifact}.", p));
-      }
-      case "artifact_options": {
-        const cards = (e.options || []).map((a) => this.card("artifacts", a));
-        return tn("You drew {n} artifact to choose from: {cards}.", "You drew {n} artifacts to choose from: {cards}.",
-          cards.length, { cards: cards.join(", ") });
-      }
-      case "artifact_offered": return by(t("You choose an artifact."), t("{actor} chooses an artifact.", { actor }));
-      case "artifact_gone": return by(t("No artifact left for you."), t("No artifact left for {actor}.", { actor }));
-      case "quest_choice_open": return by(t("You face a quest's choice."), t("{actor} faces a quest's choice.", { actor }));
-      case "quest_choice": {
-        const q = e.card ? this.cat.quests?.[e.card] : null;
-        if (!q) return by(t("You made a quest choice."), t("{actor} made a quest choice.", { actor }));
-        const p = { actor, option: q.immediate?.[e.option] ?? String(e.option + 1), quest: q.name };
-        return by(t("You chose \u201c{option}\u201d on {quest}.", p), t("{actor} chose \u201c{option}\u201d on {quest}.", p));
-      }
-      case "quest_choice_lapsed": return by(t("You could take none of the quest's options."),
-        t("{actor} could take none of the quest's options.", { actor }));
-      case "quest_discarded": return mine ? null : t("{actor} discarded a quest.", { actor });
-      case "quest_discarded_card": return t("You discarded {quest}.", { quest: this.card("quests", e.card) });
-      case "business_blind": return mine ? null : t("{actor} drew a business card from the deck.", { actor });
-      case "business_taken": {
-        const p = { actor, card: this.card("business", e.card) };
-        return by(t("You took {card} from the display.", p), t("{actor} took {card} from the display.", p));
-      }
-      case "draw": {
-        if (mine) return null;
-        const p = { actor };
-        return e.deck === "quests"
-          ? tn("{actor} drew {n} quest card.", "{actor} drew {n} quest cards.", e.count, p)
-          : tn("{actor} drew {n} black-market card.", "{actor} drew {n} black-market cards.", e.count, p);
-      }
-      case "drew": {
-        const cards = (e.cards || []).map((c) => this.anyCard(c));
-        const p = { card: cards[0], cards: cards.join(", ") };
-        if (cards.length === 1) {
-          if (e.deck === "quests") return t("You drew the quest {card}.", p);
-          if (e.deck === "black_market") return t("You drew the black-market card {card}.", p);
-          if (e.deck === "business") return t("You drew the business card {card}.", p);
-          return t("You drew the card {card}.", p);
-        }
-        if (e.deck === "quests") return tn("You drew {n} quest: {cards}.", "You drew {n} quests: {cards}.", cards.length, p);
-        if (e.deck === "black_market") {
-          return tn("You drew {n} black-market card: {cards}.", "You drew {n} black-market cards: {cards}.", cards.length, p);
-        }
-        if (e.deck === "business") {
-          return tn("You drew {n} business card: {cards}.", "You drew {n} business cards: {cards}.", cards.length, p);
-        }
-        return tn("You drew {n} card: {cards}.", "You drew {n} cards: {cards}.", cards.length, p);
-      }
-      case "prestige": {
-        const p = { actor, amount: goodWords(Math.abs(e.delta), "prestige"), total: e.prestige };
-        if (e.delta >= 0) return by(t("You gained {amount} (now {total}).", p), t("{actor} gained {amount} (now {total}).", p));
-        return by(t("You lost {amount} (now {total}).", p), t("{actor} lost {amount} (now {total}).", p));
-      }
-      case "ascension": {
-        const p = { actor, amount: goodWords(e.threshold, "prestige") };
-        return by(t("You reached {amount}: a black-market card.", p), t("{actor} reached {amount}: a black-market card.", p));
-      }
-      case "end_triggered": {
-        const p = { actor, amount: goodWords(e.prestige, "prestige") };
-        return by(t("You reached {amount}: this is the last round!", p), t("{actor} reached {amount}: this is the last round!", p));
-      }
-      case "badge": {
-        const p = { actor, badge: this.badge(e.badge) };
-        return by(t("You took a {badge} badge.", p), t("{actor} took a {badge} badge.", p));
-      }
-      case "badge_lost": {
-        const p = { actor, badge: this.badge(e.badge) };
-        return by(t("You returned a {badge} badge.", p), t("{actor} returned a {badge} badge.", p));
-      }
-      case "badge_gone": {
-        const p = { actor, badge: this.badge(e.badge) };
-        return by(t("No {badge} badge left for you.", p), t("No {badge} badge left for {actor}.", p));
-      }
-      case "teleport": {
-        const p = { actor, place: this.place(e.territory === "home" ? this.players[e.seat]?.position : e.territory) };
-        return by(t("You went at once to {place}.", p), t("{actor} went at once to {place}.", p));
-      }
-      case "gold": {
-        const p = { actor, gold: goodWords(Math.abs(e.delta), "gold") };
-        if (e.delta >= 0) return by(t("You gained {gold}.", p), t("{actor} gained {gold}.", p));
-        return by(t("You lost {gold}.", p), t("{actor} lost {gold}.", p));
-      }
-      case "revenue": {
-        const p = { actor, revenue: e.revenue };
-        if (e.delta >= 0) return by(t("Your revenue rose to {revenue}.", p), t("{actor}'s revenue rose to {revenue}.", p));
-        return by(t("Your revenue fell to {revenue}.", p), t("{actor}'s revenue fell to {revenue}.", p));
-      }
-      case "resources": {
-        if (!e.delta) return null;
-        const p = { actor, goods: goodWords(Math.abs(e.delta), e.resource) };
-        if (e.delta > 0) return by(t("You took {goods}.", p), t("{actor} took {goods}.", p));
-        return by(t("You lost {goods}.", p), t("{actor} lost {goods}.", p));
-      }
-      case "extra_actions": {
-        const p = { actor };
-        return by(tn("You gained {n} extra action.", "You gained {n} extra actions.", e.count, p),
-          tn("{actor} gained {n} extra action.", "{actor} gained {n} extra actions.", e.count, p));
-      }
-      case "actions_lost": {
-        const p = { actor };
-        return by(tn("You will have {n} action fewer next turn.", "You will have {n} actions fewer next turn.", e.count, p),
-          tn("{actor} will have {n} action fewer next turn.", "{actor} will have {n} actions fewer next turn.", e.count, p));
-      }
-      case "steal": {
-        const p = { actor, target: this.name(e.target),
-          goods: e.gold !== undefined ? goodWords(e.gold, "gold") : goodWords(e.count, e.resource) };
-        if (mine) return t("You took {goods} from {target}.", p);
-        if (this.isMe(e.target)) return t("{actor} took {goods} from you.", p);
-        return t("{actor} took {goods} from {target}.", p);
-      }
-      case "offer": {
-        const p = { actor, give: this.bundle(e.give), want: this.bundle(e.want), to: this.toWhom(e.addressees) };
-        if (e.counter_of !== null && e.counter_of !== undefined) {
-          return by(t("You countered with an offer of {give} for {want} {to}.", p),
-            t("{actor} countered with an offer of {give} for {want} {to}.", p));
-        }
-        return by(t("You offered {give} for {want} {to}.", p), t("{actor} offered {give} for {want} {to}.", p));
-      }
-      case "offer_withdrawn": return by(t("You withdrew an offer."), t("{actor} withdrew an offer.", { actor }));
-      case "offer_declined": return by(t("You declined an offer."), t("{actor} declined an offer.", { actor }));
-      case "trade": return this.trade(e.from, e.seat, e.give, e.want);
-      case "offer_status": return null;
-      case "offers_closed": return t("Trading is closed: the open offers were closed.");
-      case "game_over": return this.gameOver(e.winners || []);
-      default: return e.type.replaceAll("_", " ");
-    }
+    const say = SENTENCES[e.type];
+    return say ? say.call(this, e, { mine, actor, by }) : e.type.replaceAll("_", " ");
   }
 
   /** A black-market card played: by you or another, on you, another or nobody. */
@@ -362,19 +417,19 @@ export class Words {
   command(cmd, view) {
     const me = view?.players?.[view.seat];
     switch (cmd.type) {
-      case "move": return t("Move to {place}", { place: this.place(cmd.to) });
+      case "move": return t("Move to {place}", { place: this.placeN(cmd.to) });
       case "harvest": {
         const res = this.terr[me?.position]?.resource;
         return res ? t("Harvest {resource}", { resource: goodName(res) }) : t("Harvest");
       }
       case "work": return t("Work (+{gold})", { gold: goodWords(view ? workGold(view, this.content) : 1, "gold") });
       case "build": {
-        const card = this.card("business", cmd.card);
+        const card = this.cardN("business", cmd.card);
         return cmd.bonus ? t("Build {card} + bonus", { card }) : t("Build {card}", { card });
       }
       case "interact": {
         const who = view?.board?.inhabitants?.[me?.position];
-        return who ? t("Meet {who}", { who: this.inhabitant(who) }) : t("Meet the inhabitant");
+        return who ? t("Meet {who}", { who: this.inhabitantN(who) }) : t("Meet the inhabitant");
       }
       case "complete_quest": {
         const q = this.cat.quests?.[cmd.card];
@@ -384,7 +439,7 @@ export class Words {
       }
       case "deliver": return t("Deliver");
       case "recruit_partner": return t("Recruit the {resource} partner", { resource: goodName(cmd.resource) });
-      case "buy_villa": return t("Buy {villa}", { villa: this.villa(cmd.villa) });
+      case "buy_villa": return t("Buy {villa}", { villa: this.villaN(cmd.villa) });
       case "market": {
         const p = { bought: this.pairs(cmd.buy), sold: this.pairs(cmd.sell) };
         if (p.bought && p.sold) return t("Market: buy {bought}, sell {sold}", p);
@@ -394,7 +449,7 @@ export class Words {
       case "end_turn": return t("End turn");
       case "promote_partner": return t("Promote the {resource} partner", { resource: goodName(cmd.resource) });
       case "play_black_market": {
-        const p = { card: this.card("black_market", cmd.card), target: this.name(cmd.target),
+        const p = { card: this.cardN("black_market", cmd.card), target: this.name(cmd.target),
           resource: cmd.resource ? goodName(cmd.resource) : "" };
         const on = cmd.target !== undefined && cmd.target !== null;
         if (on && cmd.resource) return t("Play {card} on {target} ({resource})", p);
@@ -402,16 +457,16 @@ export class Words {
         if (cmd.resource) return t("Play {card} ({resource})", p);
         return t("Play {card}", p);
       }
-      case "use_artifact": return t("Use {artifact}", { artifact: this.card("artifacts", cmd.artifact) });
-      case "draft_pick": return t("Keep {card}", { card: this.card("business", cmd.card) });
-      case "choose_artifact": return t("Take {artifact}", { artifact: this.card("artifacts", cmd.artifact) });
+      case "use_artifact": return t("Use {artifact}", { artifact: this.cardN("artifacts", cmd.artifact) });
+      case "draft_pick": return t("Keep {card}", { card: this.cardN("business", cmd.card) });
+      case "choose_artifact": return t("Take {artifact}", { artifact: this.cardN("artifacts", cmd.artifact) });
       case "quest_choice": {
         const q = this.cat.quests?.[cmd.card];
         return q?.immediate?.[cmd.option] ?? t("Option {n}", { n: cmd.option + 1 });
       }
-      case "discard_quest": return t("Discard {quest}", { quest: this.card("quests", cmd.card) });
+      case "discard_quest": return t("Discard {quest}", { quest: this.cardN("quests", cmd.card) });
       case "pick_business": return cmd.card === "deck" ? t("Draw blind from the deck")
-        : t("Take {card}", { card: this.card("business", cmd.card) });
+        : t("Take {card}", { card: this.cardN("business", cmd.card) });
       default: return cmd.type.replaceAll("_", " ");
     }
   }

@@ -1,0 +1,140 @@
+"""Bots every game can seat, the loop that lets them play, and whole-game simulation.
+
+A bot is anything with `decide(state, seat, actions) -> command`, choosing among the
+commands `legal_actions` listed. `RandomBot` is generic; a game writes its own greedy
+bot (its sense of value is the game's) and names its kinds in a table for `make`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+from app.games.base import Events
+
+from .commands import Command
+from .rules import Rules
+
+T = TypeVar("T")
+OnCommand = Callable[[Any, int, Any, Events], None]
+
+
+class Bot(Protocol):
+    def decide(self, s: Any, seat: int, actions: Sequence[Any]) -> Any: ...
+
+
+EASY_RANDOM = 0.5  # how often the "easy" level plays at random
+
+
+def easy_choice(rng: random.Random, actions: Sequence[T], greedy: Callable[[], T]) -> T:
+    """The "easy" level's choice: at random `EASY_RANDOM` of the time (never ending its
+    turn early when it may act), else `greedy()`: beatable, but not absurd."""
+    if rng.random() < EASY_RANDOM:
+        return pick(actions, lambda a: a.type, rng, skip_end=1.0)  # type: ignore[attr-defined]
+    return greedy()
+
+
+def levels(
+    bots: Mapping[str, Callable[..., Any]],
+    easy: Callable[..., Any],
+    normal: Callable[..., Any],
+    hard: Callable[..., Any],
+) -> dict[str, Callable[..., Any]]:
+    """Every kind `simulate` seats and every level a room's bot plays (the first kind of
+    `bots`: the default)."""
+    return {**bots, "easy": easy, "normal": normal, "hard": hard}
+
+
+def pick(
+    actions: Sequence[T], kind: Callable[[T], str], rng: random.Random, skip_end: float = 0.8
+) -> T:
+    """The random player's policy: uniform over command types first, then over the
+    commands of that type, so that a hundred move destinations don't drown the other
+    actions; `end_turn` dropped `skip_end` of the time when something else is possible.
+    `kind` reads a command's type (a command value, or its JSON form for clients)."""
+    by_type: dict[str, list[T]] = {}
+    for k, run in itertools.groupby(actions, kind):  # listings come grouped by type
+        same = by_type.get(k)
+        if same is None:
+            by_type[k] = list(run)
+        else:
+            same.extend(run)
+    kinds = sorted(by_type)
+    if "end_turn" in by_type and len(kinds) > 1 and rng.random() < skip_end:
+        kinds.remove("end_turn")
+    return rng.choice(by_type[rng.choice(kinds)])
+
+
+_TYPE = operator.attrgetter("type")
+
+
+class RandomBot:
+    """Plays `pick`: ends its turn early only now and then."""
+
+    SKIP_END = 0.8
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, s: Any, seat: int, actions: Sequence[Command]) -> Command:
+        return pick(actions, _TYPE, self.rng, self.SKIP_END)
+
+
+def make(table: Mapping[str, Callable[[int], T]], kind: str, seed: int = 0) -> T:
+    """A bot of `kind` from a game's table. :raises ValueError: an unknown kind."""
+    try:
+        return table[kind](seed)
+    except KeyError:
+        raise ValueError(f"no bot {kind!r} (known: {', '.join(table)})") from None
+
+
+def play(
+    rules: Rules[Any, Any],
+    s: Any,
+    players: Sequence[Bot],
+    *,
+    max_commands: int = 20_000,
+    stop: Callable[[Any], bool] | None = None,
+    on_command: OnCommand | None = None,
+    after: Callable[[Any, Sequence[Bot], OnCommand | None], int] | None = None,
+) -> int:
+    """Play `s` to its end with one bot per seat; returns the commands applied.
+
+    `stop(s)` ends it early (a round limit); `after(s, players, on_command)` runs after
+    each command and returns the commands it applied itself (off-turn plays)."""
+    n = 0
+    is_over, to_act, legal, apply = rules.is_over, rules.to_act, rules.legal_actions, rules.apply
+    while not is_over(s) and n < max_commands and (stop is None or not stop(s)):
+        seat = to_act(s)[0]
+        cmd = players[seat].decide(s, seat, legal(s, seat))
+        events = apply(s, seat, cmd)
+        n += 1
+        if on_command is not None:
+            on_command(s, seat, cmd, events)
+        if after is not None:
+            n += after(s, players, on_command)
+    return n
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
+    """A win share with its Wilson score interval (95% by default): (share, low, high)."""
+    if n <= 0:
+        return (0.0, 0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (round(p, 3), round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3))
+
+
+def percentiles(seconds: Sequence[float]) -> dict[str, float]:
+    """Decision times in milliseconds: p50, p95, max and how many."""
+    xs = sorted(seconds)
+
+    def at(q: float) -> float:
+        return round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))], 1)
+
+    return {"p50": at(0.5), "p95": at(0.95), "max": at(1.0), "n": len(xs)}

@@ -1,0 +1,51 @@
+// The coach (room option `coach`): "What would you do?" asks the server's hard bot for
+// this seat's best move; the page highlights it among the legal actions (the element of
+// data-testid=legal-action whose data-command is that command) and says why, in the
+// page's language, with its word on each open offer the seat may accept.
+import * as API from "./api.js";
+import { lang, t } from "./i18n.js";
+import { toast } from "./util.js";
+
+/** Whether two commands (JSON) are the same, whatever the order of their keys. */
+function same(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || !a || !b) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (!same(a[k] ?? null, b[k] ?? null)) return false;
+  return true;
+}
+
+/** Mark the element offering `action` (or those of its type) as the coach's choice. */
+export function highlight(action) {
+  for (const old of document.querySelectorAll(".coached")) old.classList.remove("coached");
+  if (!action) return null;
+  const buttons = [...document.querySelectorAll('[data-testid="legal-action"]')];
+  let found = buttons.filter((b) => {
+    try { return same(JSON.parse(b.dataset.command || "null"), action); } catch { return false; }
+  });
+  if (!found.length) found = buttons.filter((b) => b.dataset.type === action.type);
+  for (const b of found) b.classList.add("coached");
+  found[0]?.scrollIntoView?.({ block: "nearest" });
+  return found[0] || null;
+}
+
+/** Ask the coach and show its answer. */
+export async function askCoach(code, button) {
+  button.disabled = true;
+  try {
+    const advice = await API.coach(code, lang());
+    highlight(advice.action);
+    if (advice.reason) toast(advice.reason, "info", 10000);
+    else if (!advice.action) toast(t("Nothing to do now: the coach waits with you."), "info");
+    for (const o of advice.offers || []) {
+      const node = document.querySelector(`[data-testid="offer"][data-offer="${CSS.escape(String(o.offer))}"]`);
+      node?.classList.toggle("coach-good", o.good);
+      node?.classList.toggle("coach-bad", !o.good);
+      toast(o.reason, o.good ? "info" : "error", 10000);
+    }
+  } catch (e) {
+    toast(e.message, "error");
+  } finally {
+    button.disabled = false;
+  }
+}

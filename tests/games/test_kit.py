@@ -1,0 +1,125 @@
+"""The game kit (app/games/kit): commands declared once refuse what they do not read,
+options refuse what they do not know, and a game object gets every member of `Game`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from app.games import registry
+from app.games.base import Game, RuleError
+from app.games.kit.compat import Tooled
+from app.karanor import engine
+from app.karanor.game import GAME as KARANOR
+from tests.games.toy import GAME as TOY
+
+
+def _positions() -> list[Any]:
+    """States of a Karanor game at many versions (draft, turns, pending choices)."""
+    s = KARANOR.new_game(KARANOR.normalise_options({"max_players": 3}), 5, ["a", "b", "c"])
+    out = []
+    for version in range(400):
+        if KARANOR.is_over(s):
+            break
+        if version % 7 == 0:
+            out.append(KARANOR.from_dict(KARANOR.to_dict(s)))
+        move = KARANOR.bot_move(s, frozenset(range(3)), version)
+        assert move is not None
+        KARANOR.apply(s, move.seat, move.command)
+    return out
+
+
+def test_a_command_with_a_field_it_does_not_read_is_refused_and_changes_nothing() -> None:
+    """Every listed command of many positions, sent with one field more (or one of its
+    fields of the wrong type), is refused with `bad_command`; the state is untouched."""
+    tried = 0
+    for s in _positions():
+        for seat in engine.to_act(s):
+            before = KARANOR.to_dict(s)
+            for listed in KARANOR.legal_actions(s, seat):
+                for bad in (
+                    {**listed, "pay": "coins"},
+                    {**listed, "seat": seat},
+                    *({**listed, k: [v]} for k, v in listed.items() if k != "type"),
+                ):
+                    with pytest.raises(RuleError) as refused:
+                        KARANOR.apply(s, seat, bad)
+                    assert refused.value.code == "bad_command", (bad, refused.value)
+                    tried += 1
+            assert KARANOR.to_dict(s) == before
+    assert tried > 1000
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"type": "work", "card": "x"}, "unexpected field `card`"),
+        ({"type": "build", "card": 3}, "`card`"),
+        ({"type": "build", "card": "x", "bonus": "yes"}, "`bonus`"),
+        ({"type": "complete_quest", "card": "x", "option": "1"}, "`option`"),
+        ({"type": "recruit_partner", "resource": "gold"}, "`resource`"),
+        ({"type": "market", "buy": {"wood": -1}}, "buy"),
+        ({"type": "move"}, "`to` is missing"),
+        ({"type": "move", "to": "a\x00b"}, "`to`"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_bad_command(data: dict[str, Any], message: str) -> None:
+    with pytest.raises(RuleError) as refused:
+        KARANOR.parse_command(data)
+    assert refused.value.code == "bad_command" and message in refused.value.message
+
+
+def test_older_command_shapes_are_upcast_when_read() -> None:
+    """Shapes the engine accepted before the kit still read (docs/architecture.md)."""
+    offer = KARANOR.parse_command({"type": "offer", "give": {"gold": 1}, "note": None})
+    assert KARANOR.command_json(offer) == {
+        "type": "offer", "give": {"gold": 1}, "want": {}, "note": "",
+    }  # fmt: skip
+    market = KARANOR.parse_command({"type": "market", "buy": {"wood": 1, "ore": 0}, "sell": None})
+    assert KARANOR.command_json(market) == {"type": "market", "buy": {"wood": 1}, "sell": {}}
+    with pytest.raises(RuleError) as refused:
+        KARANOR.parse_command({"type": "teleport"})
+    assert refused.value.code == "unknown_command"
+
+
+def test_options_are_declared_once() -> None:
+    assert KARANOR.normalise_options({}) == KARANOR.options_model().model_dump(mode="json")
+    for bad in ({"max_players": 7}, {"start_seat": True}, {"colour": "red"}):
+        with pytest.raises(RuleError) as refused:
+            KARANOR.normalise_options(bad)
+        assert refused.value.code == "bad_options"
+
+
+def test_every_command_schema_refuses_extra_fields() -> None:
+    for game in (KARANOR, TOY):
+        defs = game.command_schema["$defs"]
+        variants = [
+            d for name, d in defs.items() if "properties" in d and "type" in d["properties"]
+        ]
+        assert variants and all(v["additionalProperties"] is False for v in variants)
+
+
+class OldGame:
+    """A game object written before the kit: the `Playable` members only (the toy's)."""
+
+    def __init__(self) -> None:
+        self._toy = TOY
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("simulate", "content_counts", "bot_kinds"):
+            raise AttributeError(name)
+        return getattr(self._toy, name)
+
+
+def test_a_game_from_before_the_kit_is_hosted_with_the_tools() -> None:
+    old: Any = OldGame()
+    assert not isinstance(old, Game)
+    tooled: Any = Tooled(old)
+    assert isinstance(tooled, Game)
+    figures: Mapping[str, Any] = tooled.simulate(3, 2, seed=1)
+    assert figures["finished"] == 3 and figures["commands"] > 0
+    with pytest.raises(ValueError):
+        tooled.content_counts("base")
+    assert all(isinstance(g, Game) for g in registry.games())

@@ -1,0 +1,118 @@
+"""Take-backs, game by game (`TakeBacks` in app/games/base.py, `KitGame.can_take_back`).
+
+For every command type a game declares it may take back (`take_backs`), some position in
+real games makes one that revealed nothing, and returning to the state kept before it gives
+every seat and a spectator exactly the view they had. No command of another type is ever
+undoable, nor one that drew from the RNG, changed a hidden pile or touched another seat.
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import pytest
+
+from app.games import registry
+from app.karanor import scenario
+from app.rooms import takeback
+
+MAX_NOT_UNDOABLE = 12  # instances checked per type that may not be taken back
+
+
+def views(game: Any, state: Any) -> list[dict[str, Any]]:
+    public = game.public_part(state)
+    return [game.view(state, seat, public) for seat in [*range(state.n), None]]
+
+
+def explore(game_id: str, games: tuple[tuple[int, int], ...]) -> dict[str, Any]:
+    """Play games between bots; at each position try every command of the seats to act on
+    a copy. Returns per type the undoable and the not undoable counts."""
+    game = registry.get(game_id)
+    assert game is not None
+    undone: collections.Counter[str] = collections.Counter()
+    kept: collections.Counter[str] = collections.Counter()
+    for seed, players in games:
+        state = game.new_game(
+            game.normalise_options({"max_players": players}),
+            seed,
+            [f"P{i}" for i in range(players)],
+        )
+        for step in range(500):
+            if game.is_over(state):
+                break
+            for seat in game.to_act(state):
+                for wire in game.legal_actions(state, seat):
+                    command = game.parse_command(wire)
+                    kind = command.type
+                    if undone[kind] >= 2 or (
+                        kind not in game.take_backs and kept[kind] >= MAX_NOT_UNDOABLE
+                    ):
+                        continue
+                    copy = game.from_dict(game.to_dict(state))
+                    before = views(game, copy)
+                    events, point = takeback.apply(game, copy, seat, command, True)
+                    if point is None:
+                        kept[kind] += 1
+                        continue
+                    assert kind in game.take_backs, (kind, events)
+                    assert copy.rng == state.rng  # no die, no shuffle
+                    for event in events:
+                        assert "to" not in event and event.get("seat", seat) == seat
+                    undone[kind] += 1
+                    # Taken back: every seat (and a spectator) sees what it saw before.
+                    assert views(game, game.from_dict(point.before)) == before, kind
+            move = game.bot_move(state, frozenset(range(state.n)), step)
+            if move is None:
+                break
+            game.apply(state, move.seat, move.command)
+            if set(undone) == set(game.take_backs) and step > 150:
+                break
+    return {"undone": undone, "kept": kept, "game": game}
+
+
+@pytest.mark.parametrize(
+    ("game_id", "games"),
+    [("karanor", ((1, 2), (2, 3), (3, 3))), ("darkroad", ((1, 2), (2, 3)))],
+)
+def test_every_declared_type_is_taken_back_and_no_other(
+    game_id: str, games: tuple[tuple[int, int], ...]
+) -> None:
+    found = explore(game_id, games)
+    game = found["game"]
+    # Every type the game declares was taken back somewhere, restoring every view...
+    assert set(found["undone"]) == set(game.take_backs), sorted(
+        set(game.take_backs) - set(found["undone"])
+    )
+    # ...and every other type met (draws, dice, trades, the end of a turn) never was.
+    refused = set(found["kept"]) - set(game.take_backs)
+    assert {"end_turn"} <= refused
+    if game_id == "karanor":
+        assert {"interact", "complete_quest", "draft_pick", "play_black_market"} <= refused
+    else:
+        assert {"caravan", "take_travel_die", "fortune", "inn", "ruins"} <= refused
+
+
+def test_a_revealing_command_of_an_undoable_type_is_refused() -> None:
+    """A move is a kind Karanor lets be taken back; the same move is refused when the RNG
+    was drawn from, a hidden pile changed or another seat's state moved."""
+    game = registry.get("karanor")
+    assert game is not None
+    state = scenario.position(2)
+    seat = game.to_act(state)[0]
+    wire = next(a for a in game.legal_actions(state, seat) if a["type"] == "move")
+    command = game.parse_command(wire)
+    clean = game.to_dict(state)
+    events = game.apply(state, seat, command)
+    assert game.can_take_back(clean, state, seat, command, events)
+    drawn = {**clean, "rng": clean["rng"] ^ 1}  # as if it had rolled or shuffled
+    assert not game.can_take_back(drawn, state, seat, command, events)
+    turned = {**clean, "decks": {**clean["decks"], "quests": clean["decks"]["quests"][1:]}}
+    assert not game.can_take_back(turned, state, seat, command, events)
+    other = game.to_dict(state)
+    other["players"][1 - seat]["gold"] += 1
+    assert not game.can_take_back(
+        {**clean, "players": other["players"]}, state, seat, command, events
+    )
+    shown = [*events, {"type": "drew", "to": seat, "cards": ["x"]}]
+    assert not game.can_take_back(clean, state, seat, command, shown)

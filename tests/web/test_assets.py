@@ -1,0 +1,86 @@
+"""Static files named by their content (app/web/assets.py, issue 31): a change below a
+module renames it, its imports name the hashed files, the hashed name is cached a year
+and the plain one revalidated, text goes gzipped to clients that take it."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from starlette.datastructures import Headers
+
+from app.web.assets import IMMUTABLE, Assets
+
+
+def tree(root: Path, files: dict[str, str]) -> Assets:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return Assets(root)
+
+
+FILES = {
+    "js/main.js": 'import { a } from "./a.js";\nimport "./games/x/index.js";\nconsole.log(a);\n',
+    "js/a.js": 'import { b } from "./b.js";\nexport const a = b + "/static/icons.svg#x";\n',
+    "js/b.js": "export const b = 'b';\n" + "// padding\n" * 200,
+    "js/games/x/index.js": 'import { a } from "../../a.js";\nexport const styles = ["x.css"];\n',
+    "js/games/x/x.css": ".x { color: red; }\n",
+    "icons.svg": "<svg></svg>",
+}
+
+
+def test_a_change_below_a_module_renames_it_and_its_importers(tmp_path: Path) -> None:
+    before = tree(tmp_path / "one", FILES)
+    after = tree(tmp_path / "two", {**FILES, "js/b.js": "export const b = 'B';\n"})
+    for path in ("js/main.js", "js/a.js", "js/b.js", "js/games/x/index.js"):
+        assert before.url(path) != after.url(path), path
+    # Files that name nothing that changed keep their names.
+    for path in ("icons.svg", "js/games/x/x.css"):
+        assert before.url(path) == after.url(path), path
+
+
+def test_imports_and_site_paths_name_the_hashed_files(tmp_path: Path) -> None:
+    assets = tree(tmp_path, FILES)
+    main = assets.by_hashed[assets.names["js/main.js"]].body.decode()
+    assert f'from "./{Path(assets.names["js/a.js"]).name}"' in main
+    assert f'import "./games/x/{Path(assets.names["js/games/x/index.js"]).name}"' in main
+    index = assets.by_hashed[assets.names["js/games/x/index.js"]].body.decode()
+    assert f'from "../../{Path(assets.names["js/a.js"]).name}"' in index
+    a = assets.by_hashed[assets.names["js/a.js"]].body.decode()
+    assert assets.url("icons.svg") + "#x" in a
+    # Every module the entry imports, however far, is preloaded.
+    assert assets.preloads("js/main.js") == sorted(
+        assets.url(p) for p in ("js/a.js", "js/b.js", "js/games/x/index.js")
+    )
+    # What scripts load by a computed path: a game's module and style sheet.
+    mapping = assets.dynamic_map()
+    assert (
+        assets.url("js/games/x/index.js") in mapping and assets.url("js/games/x/x.css") in mapping
+    )
+
+
+def test_hashed_is_immutable_plain_revalidates_and_shares_the_module(tmp_path: Path) -> None:
+    assets = tree(tmp_path, FILES)
+    hashed = assets.names["js/b.js"]
+    r = assets.response(hashed, Headers({"accept-encoding": "gzip, br"}))
+    assert r.status_code == 200 and r.headers["cache-control"] == IMMUTABLE
+    assert r.headers["content-encoding"] == "gzip"
+    assert gzip.decompress(r.body).decode() == FILES["js/b.js"]
+    plain = assets.response("js/b.js", Headers({}))
+    assert plain.headers["cache-control"] == "no-cache" and "content-encoding" not in plain.headers
+    # The plain name re-exports the hashed module: one instance whichever name is used.
+    assert plain.body.decode() == f'export * from "./{Path(hashed).name}";\n'
+    again = assets.response("js/b.js", Headers({"if-none-match": plain.headers["etag"]}))
+    assert again.status_code == 304
+    assert assets.response("js/none.js", Headers({})).status_code == 404
+    assert assets.response("../secret", Headers({})).status_code == 404
+
+
+def test_hashed_scripts_carry_nosniff_only_documents_the_whole_policy() -> None:
+    from app.web.security import security_headers
+
+    hashed = dict(security_headers("/static/js/main.0123456789.js"))
+    assert hashed == {b"x-content-type-options": b"nosniff"}
+    for path in ("/static/js/main.js", "/r/CODE", "/static/icons.0123456789.svg"):
+        assert b"content-security-policy" in dict(security_headers(path)), path
