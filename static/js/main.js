@@ -57,6 +57,10 @@ class RoomPage {
   constructor(code) {
     this.code = code;
     this.room = null;
+    // Room snapshots apply in the order they were asked for (askRoom): a GET that left
+    // before a seat change landed and came back after it must not undo it.
+    this.roomAsked = 0;
+    this.roomShown = 0;
     this.mySeat = null;
     this.view = null;
     this.busy = false;
@@ -178,13 +182,30 @@ class RoomPage {
     }
   }
 
+  /** A ticket for a room snapshot about to be asked for (a GET, or a change's answer). */
+  askRoom() {
+    this.roomAsked += 1;
+    return this.roomAsked;
+  }
+
+  /** Whether the snapshot of ticket `asked` is the newest so far (then it is shown). */
+  freshRoom(asked) {
+    if (asked < this.roomShown) return false;
+    this.roomShown = asked;
+    return true;
+  }
+
   async refreshRoom() {
+    const asked = this.askRoom();
+    let room;
     try {
-      this.room = await API.getRoom(this.code);
+      room = await API.getRoom(this.code);
     } catch (e) {
       if (e.status === 404) this.fatal(t("This room no longer exists."), t("no such room"));
       return;
     }
+    if (!this.freshRoom(asked)) return; // a newer snapshot came first
+    this.room = room;
     this.showRoom();
   }
 
@@ -283,9 +304,12 @@ class RoomPage {
     this.showRoom();
   }
 
-  onRoom(msg) {
+  /** A room snapshot: pushed by the server (the newest there is) or the answer to a
+   * change asked with ticket `asked` (askRoom). */
+  onRoom(msg, asked = this.askRoom()) {
     if (msg.room && Array.isArray(msg.room.seats)) {
       if (msg.room.code && msg.room.code !== this.code) return;
+      if (!this.freshRoom(asked)) return;
       this.room = msg.room;
       this.showRoom();
     } else this.refreshRoom();

@@ -117,7 +117,7 @@ export function noticeControls(code, { onChange = () => {} } = {}) {
     }
     for (const target of state.targets) {
       const failure = target.failure ? (FAILURES[target.failure] || FAILURES.not_delivered)() : "";
-      const kind = target.kind === "web_push" ? t("This browser or another device") : t("A notice address");
+      const kind = target.kind === "web_push" ? t("Notices go to a browser: this one or another device.") : t("Notices go to an address you gave.");
       element.append(h("p", { class: "small", "data-testid": "notice-target" }, kind, failure ? ` — ${failure}` : ""));
     }
     if (canPush) {

@@ -285,9 +285,10 @@ export class Table {
 
   async act(button, call) {
     button.disabled = true;
+    const asked = this.page.askRoom?.(); // a GET already under way must not undo this change
     try {
       const room = await call();
-      if (room && Array.isArray(room.seats)) this.page.onRoom({ room });
+      if (room && Array.isArray(room.seats)) this.page.onRoom({ room }, asked);
       else await this.page.refreshRoom();
     } catch (e) {
       toast(e.message, "error");
