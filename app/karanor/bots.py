@@ -21,7 +21,7 @@ from . import trades
 from .common import content_of
 from .content import Content
 from .engine import RULES
-from .state import ACTION, State
+from .state import ACTION, GAME_OVER, State
 from .valuation import COUNTER_CHANCE, REACT_THRESHOLD, TRADE_MARGIN, Plan
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot", "make", "pick", "play"]
@@ -138,7 +138,8 @@ def play(
     card or an artifact power out of turn, as a player at the table would."""
     reacting = any(hasattr(b, "react") for b in players)  # RandomBot never reacts
     return kit.play(
-        RULES, s, players, max_commands=1_000_000, stop=lambda s: s.round > max_rounds,
+        RULES, s, players, max_commands=1_000_000,
+        over=lambda s: s.phase == GAME_OVER or s.round > max_rounds,
         on_command=on_command, after=_reactions if reacting else None,
     )  # fmt: skip
 

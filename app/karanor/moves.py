@@ -159,6 +159,10 @@ class Move(Handler[State, Content, K.Move]):
             )
         return found[0], found[1], False, steps
 
+    # The plan of the last passing check, kept for the `do` that follows it in `apply`
+    # (a Move's path search is most of its cost): (state, command, version, plan).
+    _checked: tuple[State, K.Move, int, tuple[int, tuple[str, ...], bool, int]] | None = None
+
     def check(self, s: State, c: Content, seat: int, cmd: K.Move) -> Check:
         refused = turn_check(s, seat, action=False)
         if refused:
@@ -168,11 +172,17 @@ class Move(Handler[State, Content, K.Move]):
             return plan
         if not plan[2] and s.actions_left <= 0:
             return err("no_actions_left", "no actions left this turn for a new Move")
+        self._checked = (s, cmd, s.commands, plan)
         return None
 
     def do(self, s: State, c: Content, seat: int, cmd: K.Move, ev: Events) -> None:
         p = s.players[seat]
-        plan = self._plan(s, c, p, cmd)
+        kept = self._checked
+        if kept is not None and kept[0] is s and kept[1] is cmd and kept[2] == s.commands:
+            plan: tuple[int, tuple[str, ...], bool, int] | RuleError = kept[3]
+        else:
+            plan = self._plan(s, c, p, cmd)
+        self._checked = None
         assert not isinstance(plan, RuleError)
         gold, path, continues, steps = plan
         if continues:

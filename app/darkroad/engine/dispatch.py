@@ -143,8 +143,8 @@ def turn_kinds(s: State, c: Content, p: Player) -> tuple[str, ...]:
 class DarkRoadRules(kit.Rules[State, Content]):
     """The kit's check -> list -> apply loop, with the Dark Road's gate, kinds and settle."""
 
-    def gate(self, s: State, seat: int, kind: str) -> Check:
-        return gate(s, seat, kind)
+    # The module's functions themselves (no method in between: called once a command)
+    gate = staticmethod(gate)
 
     def kinds(self, s: State, c: Content, seat: int) -> tuple[str, ...]:
         """The answers to the pending choice if it is `seat`'s, else on `seat`'s turn the
@@ -159,11 +159,8 @@ class DarkRoadRules(kit.Rules[State, Content]):
             return ()
         return turn_kinds(s, c, s.players[seat])
 
-    def settle(self, s: State, c: Content, ev: Events) -> None:
-        settle(s, c, ev)
-
-    def to_act(self, s: State) -> list[int]:
-        return to_act(s)
+    settle = staticmethod(settle)
+    to_act = staticmethod(to_act)
 
     def is_over(self, s: State) -> bool:
         return s.phase == OVER

@@ -98,17 +98,19 @@ def play(
     players: Sequence[Bot],
     *,
     max_commands: int = 20_000,
-    stop: Callable[[Any], bool] | None = None,
+    over: Callable[[Any], bool] | None = None,
     on_command: OnCommand | None = None,
     after: Callable[[Any, Sequence[Bot], OnCommand | None], int] | None = None,
 ) -> int:
     """Play `s` to its end with one bot per seat; returns the commands applied.
 
-    `stop(s)` ends it early (a round limit); `after(s, players, on_command)` runs after
-    each command and returns the commands it applied itself (off-turn plays)."""
+    `over(s)`: the game's end or an earlier stop (a round limit); by default
+    `rules.is_over`. `after(s, players, on_command)` runs after each command and returns
+    the commands it applied itself (off-turn plays)."""
     n = 0
-    is_over, to_act, legal, apply = rules.is_over, rules.to_act, rules.legal_actions, rules.apply
-    while not is_over(s) and n < max_commands and (stop is None or not stop(s)):
+    to_act, legal, apply = rules.to_act, rules.legal_actions, rules.apply
+    is_over = rules.is_over if over is None else over
+    while not is_over(s) and n < max_commands:
         seat = to_act(s)[0]
         cmd = players[seat].decide(s, seat, legal(s, seat))
         events = apply(s, seat, cmd)

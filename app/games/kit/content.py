@@ -32,14 +32,21 @@ class Packs(Generic[C]):
         self.load = load
         self.name_of = name_of
         self._registered: dict[str, C] = {}
+        self._known: dict[str, C] = {}  # every pack asked for: one dict look-up a command
 
     def register(self, content: C) -> None:
         """Make a pack loaded from elsewhere (a test's folder) known by its name."""
         self._registered[self.name_of(content)] = content
+        self._known[self.name_of(content)] = content
 
     def of(self, name: str) -> C:
-        found = self._registered.get(name)
-        return found if found is not None else self.load(name)
+        found = self._known.get(name)
+        if found is None:
+            found = self._registered.get(name)
+            if found is None:
+                found = self.load(name)
+            self._known[name] = found
+        return found
 
     def adopt(self, content: C | str) -> C:
         """The pack `content` names, or a pack loaded elsewhere (a test's), registered."""

@@ -192,7 +192,10 @@ class Rules(Generic[S, C]):
         if h is None:
             raise err("unknown_command", f"unknown command type {cmd.type!r}")
         c = self.packs.of(s.content)
-        refused = self._check(s, c, h, seat, cmd)
+        # `_check` inline: this is the hottest path of every game and every search
+        refused = self.gate(s, seat, cmd.type) if h.gated else None
+        if refused is None:
+            refused = h.check(s, c, seat, cmd)
         if refused:
             raise refused
         ev: Events = []
