@@ -25,7 +25,7 @@ from .caravans import (
     Visit,
 )
 from .companions import UseCompanion
-from .core import HANDLERS, PACKS, TARGET_KINDS, Check, Events, err
+from .core import HANDLERS, PACKS, TARGET_KINDS, Check, err
 from .districts import (
     Bazaar,
     BazaarBuy,
