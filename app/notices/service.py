@@ -81,6 +81,12 @@ class Notices:
     def start(self) -> None:
         self.sender.start()
 
+    async def settled(self) -> None:
+        """Until every fact seen so far is queued (or dropped, the database not answering):
+        what a subscription made next will not see (the tests' way to order the two)."""
+        while self._tasks:
+            await asyncio.wait(list(self._tasks))
+
     async def stop(self) -> None:
         for handle in self._reminders.values():
             handle.cancel()

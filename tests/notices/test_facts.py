@@ -52,6 +52,9 @@ def notices_for(service: RoomService, tmp_path: Path) -> tuple[Notices, Caught]:
 
 
 async def subscribe(notices: Notices, *callers: Caller) -> None:
+    """The callers' devices subscribed once the facts so far are queued: a fact read the
+    targets on its own task, so a game's first turn could otherwise find them."""
+    await notices.settled()
     for caller in callers:
         await notices.subscribe(caller, Subscription(url=URL, origin="http://x/"))
 
