@@ -55,6 +55,8 @@ _IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*)(["'])(\.{1,2}/[^"'\s]+)\2""")
 # A literal site path of a static file inside a script or style sheet.
 _STATIC_PATH = re.compile(r"/static/([A-Za-z0-9_./-]+\.[a-z0-9]+)")
 _HASH_LEN = 10
+# The room page's modules imported at their first use (static/js/main.js `later`).
+LATER = frozenset({"js/lobby.js", "js/replay.js", "js/coach.js", "js/notices.js"})
 
 
 @dataclass(frozen=True)
@@ -198,11 +200,13 @@ class Assets:
 
     def dynamic_map(self) -> str:
         """JSON {plain URL: hashed URL} of what scripts load by a computed path: each
-        game's page and help modules and its style sheets."""
+        game's page and help modules and its style sheets, and the platform's modules
+        the room page loads at their first use (`LATER`)."""
         wanted = {
             p: PREFIX + h
             for p, h in self.names.items()
-            if p.startswith("js/games/") and p.endswith(("/index.js", "/help.js", ".css"))
+            if (p.startswith("js/games/") and p.endswith(("/index.js", "/help.js", ".css")))
+            or p in LATER
         }
         return orjson.dumps({PREFIX + p: h for p, h in sorted(wanted.items())}).decode()
 

@@ -29,7 +29,7 @@ export function highlight(action) {
   return found[0] || null;
 }
 
-/** Ask the coach and show its answer. */
+/** Ask the coach and show its answer; returns the advice (null if the server refused). */
 export async function askCoach(code, button) {
   button.disabled = true;
   try {
@@ -43,8 +43,10 @@ export async function askCoach(code, button) {
       node?.classList.toggle("coach-bad", !o.good);
       toast(o.reason, o.good ? "info" : "error", 10000);
     }
+    return advice;
   } catch (e) {
     toast(e.message, "error");
+    return null;
   } finally {
     button.disabled = false;
   }

@@ -6,14 +6,11 @@ import * as API from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { endFrame, renderEndFrame } from "./endgame.js";
 import * as generic from "./generic.js";
-import { Lobby } from "./lobby.js";
-import { askCoach } from "./coach.js";
 import { GameLog, logCard } from "./log.js";
 import { turnCue } from "./notify.js";
 import { RoomSocket } from "./socket.js";
 import { loadPlatform, t, tn } from "./i18n.js";
 import { languageSwitch } from "./language.js";
-import { ReplayPlayer } from "./replay.js";
 import { storyCard } from "./story.js";
 import { GameMenu, Table } from "./table.js";
 import { assetUrl, h, tapTips, toast, uuid } from "./util.js";
@@ -29,6 +26,13 @@ function setFolded(node, folded) {
   node.classList.toggle("folded", folded);
   node.querySelector(".notice-fold")?.setAttribute("aria-expanded", String(!folded));
 }
+/** A platform module the page needs only sometimes (the lobby, the replay player, the
+ * coach, the notices form), loaded at its first use under its hashed name (issue 31: the
+ * first load of a game page carries none of them). */
+function later(name) {
+  return import(new URL(assetUrl(`/static/js/${name}`), location.href).href);
+}
+
 /** The game's module, or the generic table when there is none (or it fails to load). */
 async function loadGameModule(game) {
   if (!/^[a-z0-9_-]{1,40}$/.test(game)) return generic;
@@ -112,8 +116,16 @@ class RoomPage {
       patches: true, // each view after the first as the change since the one before
     });
     this.table = new Table(this);
-    $id("coach-button").addEventListener("click", (e) => askCoach(this.code, e.currentTarget));
-    this.lobby = new Lobby(this, this.gameInfo, this.module.lobby || {});
+    $id("coach-button").addEventListener("click", async (e) => {
+      const button = e.currentTarget;
+      const version = this.view?.version;
+      this.coach = await later("coach.js");
+      const advice = await this.coach.askCoach(this.code, button);
+      // Marked again at each drawing of this version (a chat line, a presence redraws).
+      this.coached = advice && this.view?.version === version ? { version, action: advice.action } : null;
+    });
+    this.lobby = null; // made at the first look at the lobby (lobbyReady)
+    if (this.room.status === "lobby" && !this.replayMode) await this.lobbyReady();
     this.panel = new ChatPanel($id("trade-panel"), { socket: this.socket });
     if (this.module.panel) this.panel.extend(this.module.panel);
     const log = logCard();
@@ -128,9 +140,12 @@ class RoomPage {
     this.log = new GameLog(log.list, (e, asWatcher) => this.describe(e, asWatcher), this.code,
       (seat, by) => this.byline(seat, by));
     this.watchAway();
+    // The game menu's notices form: its module with the menu's first opening.
+    $id("menu-button").addEventListener("click", () => { later("notices.js"); }, { once: true });
     $id("loading").hidden = true;
     if (this.replayMode) {
       document.body.classList.add("replaying");
+      const { ReplayPlayer } = await later("replay.js");
       this.replay = new ReplayPlayer(this);
       await this.replay.start();
       return;
@@ -142,6 +157,15 @@ class RoomPage {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && this.socket.isOpen) this.socket.resync();
     });
+  }
+
+  /** The lobby's controller, made once (its module loaded) the first time it is shown:
+   * a room opened after its start never loads it. */
+  lobbyReady() {
+    this.lobbyLoading ??= later("lobby.js").then(({ Lobby }) => {
+      this.lobby = new Lobby(this, this.gameInfo, this.module.lobby || {});
+    });
+    return this.lobbyLoading;
   }
 
   fatal(message, state = t("offline")) {
@@ -263,7 +287,8 @@ class RoomPage {
     this.watchingLabel(!inLobby && this.mySeat === null);
     this.leftNotes();
     this.seatReturned();
-    if (inLobby) this.lobby.render(this.room, this.mySeat);
+    if (inLobby && !this.lobby) this.lobbyReady().then(() => this.showRoom());
+    else if (inLobby) this.lobby.render(this.room, this.mySeat);
     else if (this.view) this.render();
     else if (this.socket?.isOpen) this.socket.resync();
   }
@@ -788,6 +813,7 @@ class RoomPage {
       this.parts.endgame.append(this.story);
     }
     this.panel.render({ view, busy: this.busy, send: (cmd) => this.send(cmd) });
+    if (this.coached?.version === view.version) this.coach?.highlight(this.coached.action);
     if (!this.busy && this.busyNodes) {
       for (const node of this.busyNodes) if (node.isConnected) node.disabled = false;
       this.busyNodes = null;

@@ -147,11 +147,13 @@ export function noticeControls(code, { onChange = () => {} } = {}) {
   return { element, render };
 }
 
-// The room page's game menu: its section, loaded each time the menu opens.
+// The room page's game menu: its section, loaded each time the menu opens. This module
+// is imported at the menu's first opening (main.js): that opening renders it too.
 const box = document.getElementById("menu-notices");
 const roomCode = document.getElementById("app")?.dataset.code;
 if (box && roomCode) {
   const controls = noticeControls(roomCode, { onChange: (state) => { box.hidden = !state; } });
   box.append(controls.element);
   document.getElementById("menu-button")?.addEventListener("click", () => { controls.render(); });
+  controls.render();
 }

@@ -1,0 +1,118 @@
+"""The room page loads the lobby, the replay player, the coach and the notices form only
+when they are first needed (issue 31: a game page's first load carries none of them),
+and each still works once loaded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.helpers.browser import FAST, LAPTOP, watch
+from tests.helpers.client import Room, bearer, make_room, play_http_step
+from tests.helpers.server import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+# (options.js comes with a game whose lobby adds its own fields: a game module imports it)
+LATER = ("lobby", "replay", "coach", "notices")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path_factory.mktemp("server"), env=FAST)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.kill()
+
+
+def opened(browser: Browser, url: str, problems: list[str]) -> tuple[Page, list[str]]:
+    """The page at `url` and the list of the platform modules it asks for (by name)."""
+    page = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+    asked: list[str] = []
+
+    def note(request: object) -> None:
+        path = str(getattr(request, "url", "")).split("/static/js/", 1)[-1]
+        if "/" not in path:  # the platform's own modules, not a game's
+            asked.append(path.split(".", 1)[0])
+
+    page.on("request", note)
+    page.goto(url)
+    return page, asked
+
+
+def past_the_draft(room: Room) -> str:
+    """Both seats pick their business cards through the API (the draft's dialog would
+    cover the page's top bar); the token of the seat whose turn it is then."""
+    rng = random.Random(2)
+    with httpx.Client(base_url=room.base, timeout=15) as http:
+
+        def drafting() -> bool:
+            views = [
+                http.get(f"/api/rooms/{room.code}/view", headers=bearer(t or "")).json()
+                for t in room.tokens
+            ]
+            return any(a["type"] == "draft_pick" for v in views for a in v["legal_actions"])
+
+        while drafting():
+            play_http_step(http, room, rng)
+        for token in room.tokens:
+            view = http.get(f"/api/rooms/{room.code}/view", headers=bearer(token or "")).json()
+            if view["legal_actions"]:
+                return token or ""
+    raise AssertionError("nobody may act after the draft")
+
+
+def test_a_game_page_loads_the_menus_modules_at_their_first_use(
+    server: ServerProcess, browser: Browser
+) -> None:
+    room = make_room(server.url, humans=2, options={"coach": True})
+    token = past_the_draft(room)
+    problems: list[str] = []
+    page, asked = opened(browser, f"{server.url}/r/{room.code}#token={token}", problems)
+    expect(page.locator("[data-testid=legal-action]").first).to_be_visible(timeout=15_000)
+    page.wait_for_load_state("networkidle")
+    assert "main" in asked and "table" in asked, asked
+    assert not set(LATER) & set(asked), f"loaded with the page: {set(LATER) & set(asked)}"
+    # The coach (the room's option): its module with the first question; its choice is
+    # one of the seat's legal actions.
+    with (
+        page.expect_request(lambda r: "/static/js/coach" in r.url),
+        page.expect_response(lambda r: "/coach?" in r.url, timeout=60_000) as answer,
+    ):
+        page.get_by_test_id("coach").click()
+    advice = answer.value.json()
+    legal = httpx.get(
+        f"{server.url}/api/rooms/{room.code}/view", headers=bearer(token), timeout=15
+    ).json()["legal_actions"]
+    assert advice["action"] in legal, advice
+    # The game menu's first opening brings the notices form (drawn in that opening).
+    with page.expect_request(lambda r: "/static/js/notices" in r.url):
+        page.get_by_test_id("game-menu").click()
+    expect(page.locator("#game-menu")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    assert "lobby" not in asked and "replay" not in asked
+    assert not problems, "\n".join(problems)
+
+
+def test_a_room_in_its_lobby_loads_the_lobby_and_plays_on(
+    server: ServerProcess, browser: Browser
+) -> None:
+    room = make_room(server.url, humans=1, bots=1, start=False)
+    problems: list[str] = []
+    page, asked = opened(browser, f"{server.url}/r/{room.code}#token={room.tokens[0]}", problems)
+    # The lobby, drawn from its module loaded before the first render: seats, Start.
+    expect(page.locator("#lobby")).to_be_visible(timeout=15_000)
+    expect(page.get_by_test_id("seat")).to_have_count(2)
+    assert "lobby" in asked and "options" in asked, asked
+    page.locator("#start-game").click()
+    expect(page.locator("[data-testid=legal-action]").first).to_be_visible(timeout=15_000)
+    expect(page.locator("#lobby")).to_be_hidden()
+    assert "replay" not in asked and "coach" not in asked
+    assert not problems, "\n".join(problems)
