@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,21 +22,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers.browser import FAST, LAPTOP, watch
 from tests.helpers.client import bearer, make_room, play_http_step
-from tests.helpers.server import ServerProcess
+from tests.helpers.server import ServerProcess, module_server
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server (SQLite) for this module's two tests: starting one is most of a browser
-    test's time on a busy machine."""
-    process = ServerProcess(tmp_path_factory.mktemp("server"), env=FAST)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.kill()
+server = module_server(FAST)  # one server (SQLite) for this module's two tests
 
 
 # Screenshots for people: /tmp/karanor-screens, and the team's folder when there is one.

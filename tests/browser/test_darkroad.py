@@ -27,6 +27,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers.browser import FAST, PHONE, SHARED_SCREENS, launched, no_sideways_scroll, watch
 from tests.helpers.server import ServerProcess
+from tests.helpers.server import module_server as server_for_module
 
 pytestmark = pytest.mark.slow
 
@@ -133,19 +134,8 @@ def settle_by_api(
 
 def module_server(env: dict[str, str]) -> Any:
     """A module-scoped `server` fixture: one real server with `env` for the module's tests
-    (every room of a server with KARANOR_GAME_SEED deals the same game)."""
-
-    @pytest.fixture(scope="module")
-    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-        process = ServerProcess(tmp_path_factory.mktemp("server"), env=env)
-        process.start()
-        try:
-            darkroad_hosted(process.url)
-            yield process
-        finally:
-            process.kill()
-
-    return server
+    (every room of a server with KARANOR_GAME_SEED deals the same game), Dark Road hosted."""
+    return server_for_module(env, then=lambda process: darkroad_hosted(process.url))
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ and each still works once loaded.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -14,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers.browser import FAST, LAPTOP, watch
 from tests.helpers.client import Room, bearer, make_room, play_http_step
-from tests.helpers.server import ServerProcess
+from tests.helpers.server import ServerProcess, module_server
 
 pytestmark = pytest.mark.slow
 
@@ -22,14 +21,7 @@ pytestmark = pytest.mark.slow
 LATER = ("lobby", "replay", "coach", "notices")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("server"), env=FAST)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.kill()
+server = module_server(FAST)
 
 
 def opened(browser: Browser, url: str, problems: list[str]) -> tuple[Page, list[str]]:

@@ -10,7 +10,7 @@ tests/browser/screenshots/ (not committed) and copied to /tmp/karanor-screens.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers.browser import PHONE, SHARED_SCREENS, no_sideways_scroll, watch
-from tests.helpers.server import ServerProcess
+from tests.helpers.server import ServerProcess, module_server
 
 pytestmark = pytest.mark.slow
 
@@ -27,16 +27,7 @@ LAPTOP = {"width": 1280, "height": 800}
 TOY = {"KARANOR_GAMES": "tests.browser.toy:GAME", "KARANOR_LOG_LEVEL": "warning"}
 
 
-@pytest.fixture(scope="module")
-def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server with the toy game for the tests that play no bot (each makes its own
-    rooms): starting one is a good part of a short browser test's time."""
-    process = ServerProcess(tmp_path_factory.mktemp("server"), env=TOY)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.kill()
+toy_server = module_server(TOY)  # the toy game, for the tests that play no bot
 
 
 def keep(page: Page, name: str) -> None:
