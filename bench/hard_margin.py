@@ -36,6 +36,10 @@ def main(argv: list[str]) -> None:
         hard.Search.reactions = True  # type: ignore[attr-defined]
     if "HARD_Z" in env:  # the paired gain's lower bound, in standard errors
         hard.Search.confidence = float(env["HARD_Z"])  # type: ignore[attr-defined]
+    if "HARD_CLOSE" in env:  # Karanor: the candidates within this much gold of the best
+        hard.Search.close = float(env["HARD_CLOSE"])  # type: ignore[attr-defined]
+    if "HARD_FITTED" in env:  # Karanor: 0 scores by `worth`, 1 by the fitted `win_chance`
+        hard.Search.fitted = env["HARD_FITTED"] == "1"  # type: ignore[attr-defined]
     if "HARD_WIN" in env:
         hard.Search.win = float(env["HARD_WIN"])  # type: ignore[attr-defined]
     out = game.simulate(

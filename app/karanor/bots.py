@@ -40,12 +40,13 @@ class GreedyBot:
     """
 
     counter_chance = COUNTER_CHANCE  # how often a declined offer made to it by name is countered
+    valuation: type[Plan] = Plan  # its weights (the hard bot's are tuned)
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
     def decide(self, s: State, seat: int, actions: Sequence[A.Command]) -> A.Command:
-        plan = Plan(s, seat)
+        plan = self.valuation(s, seat)
         best, best_score = actions[0], float("-inf")
         for a in actions:
             score = plan.score(a) + self.rng.random() * 0.3
@@ -58,7 +59,7 @@ class GreedyBot:
         free = [a for a in actions if a.type in ("play_black_market", "use_artifact")]
         if not free:
             return None
-        plan = Plan(s, seat)
+        plan = self.valuation(s, seat)
         best = max(free, key=plan.score)
         return best if plan.score(best) > REACT_THRESHOLD else None
 
@@ -74,7 +75,7 @@ class GreedyBot:
         for o in trades.open_to(s, seat):
             if seat in o["declined_by"]:
                 continue
-            gain = offer_gain(Plan(s, seat), o)
+            gain = offer_gain(self.valuation(s, seat), o)
             if gain > TRADE_MARGIN and trades.holds(p, o["want"]):
                 return A.Accept(o["id"])
             short = math.ceil(TRADE_MARGIN - gain + 1)
@@ -98,7 +99,7 @@ class GreedyBot:
             return None
         if any(o["from"] == seat and o["status"] in trades.LIVE for o in s.offers):
             return None
-        plan = Plan(s, seat)
+        plan = self.valuation(s, seat)
         p = s.players[seat]
         for res in sorted(plan.need, key=lambda r: -plan.token(r)):
             holders = [q.seat for q in s.players if q.seat != seat and q.resources.get(res, 0)]

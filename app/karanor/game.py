@@ -35,10 +35,9 @@ class Karanor(kit.KitGame):
     title = _("Merchants of Karanor")
     locale = LOCALE
     coach_gain = _(
-        "The coach would do this: at the end of your turn you stand about {gain} prestige better"
-        " against your best rival than now."
+        "The coach would do this: by its plans, it brings you about {gain} gold's worth."
     )
-    coach_hold = _("The coach would do this: nothing gains more by the end of your turn.")
+    coach_hold = _("The coach would do this: by its plans, nothing else brings you more now.")
     min_players = 2
     max_players = 6
     content_pack = CONTENT_PACK

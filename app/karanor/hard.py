@@ -1,18 +1,23 @@
 """Karanor's searching bot (level "hard") and its easy one, over the kit's search.
 
-`HardBot.decide` searches (`app.games.kit.search`): each world deals the cards the seat
-cannot see again (other seats' business, quest unless shared, black-market and draft
-cards, with the decks they come from; every deck's order; the RNG), tries a candidate,
-lets the greedy player finish the seat's turn, and scores the position: the seat's worth
-(prestige, gold, revenue, tokens, badges, artifacts, partners, what its position offers,
-by its own `valuation.Plan`, in prestige points) less the best other seat's. Trades are
-the greedy bot's, on the same valuation: it proposes offers it values, and accepts an
+The hard bot plays the greedy bot's valuation on its own weights (`TunedPlan`, found by
+`bench/karanor_tune.py`: a greedy bot on them wins about 35% of 4-player games against
+three on the defaults, an equal share being 25%), and searches where that valuation is
+unsure: the close calls, the commands within `CLOSE` gold of its best
+(`Search.candidates`). `HardBot.decide` searches them (`app.games.kit.search`): each
+world deals the cards the seat cannot see again (other seats' business, quest unless
+shared, black-market and draft cards, with the decks they come from; every deck's order;
+the RNG), tries a candidate, lets the tuned greedy player finish the seat's turn, and
+scores the position by the seat's chance to win (`win_chance`: a conditional logit over
+the seats, fitted to the results of greedy games by `bench/karanor_fit.py`). Trades are
+the greedy bot's, on the tuned valuation: it proposes offers it values, and accepts an
 offer made to it when the offer gains it something, declines otherwise (never a
-counter: it answers on value alone).
+counter: it answers on value alone). docs/balance.md has the measurements.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -28,12 +33,29 @@ from .state import ACTION, DRAFT, State
 from .valuation import TRADE_MARGIN, Plan
 
 HAND = 0.4  # what a card in hand counts for, of what the valuation says it may bring
-MARGIN = 0.25  # prestige points a searched choice must gain over the greedy one
+MARGIN = 0.0  # what a searched choice must gain over the valuation's (ties: the valuation's)
 TOP = 6  # candidates kept by the greedy valuation, besides ending the turn
+CLOSE = 1.0  # gold: the candidates searched are within this much of the valuation's best
 DEFAULT_ITERATIONS = 120  # ~0.3 s a decision on one core of the development machine
 HORIZON = "turn"  # where a rollout stops (kit.search.rollout): "turn", "next", "end"
 MAX_PLIES = 400
 WIN = 50.0  # a won game's worth in the evaluation, in prestige
+
+
+class TunedPlan(Plan):
+    """The valuation's weights the hard bot plays (`bench/karanor_tune.py`)."""
+
+    p_base = 9.8
+    p_slope = 9.8
+    rev = 0.63
+    quest_bonus = 1.4
+    purse = 22.4
+
+
+class TunedBot(GreedyBot):
+    """The greedy bot on the hard bot's weights: the search's prior and its rollouts."""
+
+    valuation = TunedPlan
 
 
 class Search(ks.RulesSearch):
@@ -54,21 +76,33 @@ class Search(ks.RulesSearch):
         return w
 
     def candidates(self, s: State, seat: int, legal: Sequence[A.Command]) -> list[A.Command]:
-        return ks.best_and_end(legal, Plan(s, seat).score, TOP)
+        """The close calls: the valuation's best and those within `close` gold of it
+        (ending the turn among them when it is that close), at most `TOP` and the end."""
+        score = TunedPlan(s, seat).score
+        values = {id(a): score(a) for a in legal}
+        best = max(values.values())
+        near = [a for a in legal if values[id(a)] >= best - self.close]
+        return ks.best_and_end(near, lambda a: values[id(a)], TOP)
+
+    close = CLOSE
 
     def policy(self, rng: random.Random) -> ks.Policy:
-        return GreedyBot(rng.getrandbits(32)).decide
+        return TunedBot(rng.getrandbits(32)).decide
 
     def rollout_done(self, s: State, seat: int, plies: int) -> bool:
         return s.phase == ACTION and not s.pending and s.turn_seat != seat or plies >= 40
 
     def evaluate(self, s: State, seat: int) -> float:
+        if self.fitted:
+            return win_chance(s, seat)
         if s.result is not None:
             won = seat in s.result.get("winners", ())
             best = max(q.prestige for q in s.players if q.seat != seat)
             return (self.win if won else -self.win) + s.players[seat].prestige - best
         mine = worth(s, seat)
         return mine - max(worth(s, q.seat) for q in s.players if q.seat != seat)
+
+    fitted = True  # the evaluation fitted to game results (`win_chance`), not `worth`
 
     margin = MARGIN
     win = WIN
@@ -94,6 +128,63 @@ SEARCH = Search()
 REACTOR = GreedyBot(0)  # its react draws on no RNG
 
 
+FEATURES = (
+    "prestige", "gold", "tokens", "revenue", "revenue_left", "partners", "badges",
+    "artifacts", "here", "quests", "business", "black_market", "order",
+)  # fmt: skip
+
+
+def features(s: State, seat: int) -> list[float]:
+    """What the fitted evaluation (`WEIGHTS`, `bench/karanor_fit.py`) reads of `seat`:
+    its prestige, what it holds, its revenue (raw and times the rounds left), the best
+    goal its position offers and its cards in hand (by its own `valuation.Plan`, in
+    gold), and how soon it plays (0 for the seat whose turn begins, up to 1)."""
+    plan = Plan(s, seat)
+    p = s.players[seat]
+    c = plan.c
+    quests = sum(max(0.0, plan.keep_value(q)) for q in p.quests if q in c.quest)
+    business = sum(max(0.0, plan.card_value(c.business_card[b])) for b in p.business_hand)
+    n = len(s.players)
+    return [
+        float(p.prestige),
+        float(p.gold),
+        float(sum(p.resources.values())),
+        float(p.revenue),
+        p.revenue * plan.left,
+        float(len(p.partners)),
+        float(len(p.badges)),
+        float(len(p.artifacts)),
+        plan.here,
+        quests,
+        business,
+        float(len(p.black_market)),
+        ((seat - s.turn_seat) % n) / n,
+    ]
+
+
+# `bench/karanor_fit.py 2500 7` (greedy games, 4 players): the conditional logit's
+# weights, one per `FEATURES`; held-out log-loss 1.153 against 1.386 for equal chances.
+WEIGHTS = (
+    0.7943, 0.039, 0.0388, 0.0863, 0.0116, 0.1563, 0.0509,
+    0.0773, 0.0639, 0.0084, 0.0417, -0.0599, -0.8157,
+)  # fmt: skip
+
+
+def win_chance(s: State, seat: int) -> float:
+    """The chance `seat` wins from `s`, by the fitted evaluation (a won game: 1, shared
+    among its winners; a lost one: 0)."""
+    if s.result is not None:
+        winners = s.result.get("winners", ())
+        return 1.0 / len(winners) if seat in winners else 0.0
+    z = [
+        sum(w * x for w, x in zip(WEIGHTS, features(s, q), strict=True))
+        for q in range(len(s.players))
+    ]
+    top = max(z)
+    e = [math.exp(v - top) for v in z]
+    return e[seat] / sum(e)
+
+
 def worth(s: State, seat: int) -> float:
     """What `seat` holds, in prestige points, by its own valuation."""
     plan = Plan(s, seat)
@@ -114,7 +205,7 @@ def worth(s: State, seat: int) -> float:
     return p.prestige + v / plan.prestige
 
 
-class HardBot(ks.SearchingBot, GreedyBot):
+class HardBot(ks.SearchingBot, TunedBot):
     """Searches its own turn's commands; trades like the greedy bot, answering an offer
     on value alone (never a counter; see the module)."""
 
@@ -123,6 +214,11 @@ class HardBot(ks.SearchingBot, GreedyBot):
     def __init__(self, seed: int = 0, budget: ks.Budget | None = None) -> None:
         super().__init__(seed)
         self.start_search(budget, DEFAULT_ITERATIONS)
+
+    @staticmethod
+    def gain(s: State, seat: int, cmd: A.Command) -> float:
+        """What `cmd` brings `seat` by the hard bot's valuation, in gold (the coach's line)."""
+        return TunedPlan(s, seat).score(cmd)
 
     def decide(self, s: State, seat: int, actions: Sequence[A.Command]) -> A.Command:
         if len(actions) == 1:

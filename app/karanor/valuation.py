@@ -79,7 +79,23 @@ ARTIFACT = 9.0  # the better of two artifact tiles
 
 
 class Plan:
-    """What one seat wants now, computed once per decision."""
+    """What one seat wants now, computed once per decision.
+
+    The class attributes are the valuation's weights: the greedy bot plays these; the
+    hard bot plays a subclass's (`hard.TunedPlan`, fitted by `bench/karanor_tune.py`)."""
+
+    p_base = 7.0  # a prestige point, in gold: p_base + p_slope / rounds left
+    p_slope = 10.0
+    rev = 0.9  # a revenue step, in gold per round left
+    interact = 5.0  # meeting an inhabitant with room for a quest
+    build_bonus = 4.0  # building, besides what the business gives
+    quest_bonus = 1.0  # completing a quest, besides what it gives
+    deliver_bonus = 2.0  # delivering, besides what it gives
+    recruit = 0.8  # a partner's token each turn, of the token's worth
+    purse = 16  # gold is worth less above this purse
+    act = ACT  # an action, in gold
+    step = STEP  # a territory of travel, in gold
+    artifact = ARTIFACT  # an artifact gained
 
     def __init__(self, s: State, seat: int) -> None:
         c = content_of(s)
@@ -88,16 +104,17 @@ class Plan:
         self.mods = fx.mods(c, p)
         self.dist = distances(c)
         self.steps = fx.move_steps(c, p)
-        self.per_step = STEP * 2 / self.steps
+        self.per_step = self.step * 2 / self.steps
         end = fx.end_prestige(s, c)
         leader = max(q.prestige for q in s.players)
         rate = max(0.7, leader / max(1, s.round - 1)) if s.round > 1 else 0.8
         self.left = max(1.0, min(14.0, (end - leader) / rate))  # rounds left, roughly
-        self.prestige = 7.0 + 10.0 / self.left  # a prestige point, in gold
+        self.prestige = self.p_base + self.p_slope / self.left  # a prestige point, in gold
         # Gold is worth less late in the game, and when there is plenty of it.
-        self.gold = (1.0 if self.left > 1.5 else 0.5) * max(0.3, min(1.0, 16 / max(1, p.gold)))
+        full = max(0.3, min(1.0, self.purse / max(1, p.gold)))
+        self.gold = (1.0 if self.left > 1.5 else 0.5) * full
         # What a Move action costs: at least what Working would have paid.
-        self.per_move = max(2 * STEP, (1.0 + self.mods["work"]) * self.gold + 0.5)
+        self.per_move = max(2 * self.step, (1.0 + self.mods["work"]) * self.gold + 0.5)
         sea_weight = 1.0 + fx.sea_cost(c, p) * self.gold / self.per_step
         self.moves = moves_needed(c, round(sea_weight * 4) / 4, self.steps)
         self.quest_room = len(p.quests) < fx.quest_limit(c, p)
@@ -136,7 +153,7 @@ class Plan:
         return (gold + 0.8 * below) * self.gold
 
     def revenue(self, n: int) -> float:
-        return n * 0.9 * self.left
+        return n * self.rev * self.left
 
     def badge(self, b: str) -> float:
         m = self.c.badge[b].passive
@@ -154,7 +171,7 @@ class Plan:
         v += 0.3 * m.partner_discount
         v += 2.0 * m.quest_limit
         v += 3.0 if m.protect else 0.0
-        v += ACT * m.actions * self.left
+        v += self.act * m.actions * self.left
         v += 0.5 * m.delivery_gold
         return float(v)
 
@@ -174,13 +191,13 @@ class Plan:
             elif r.lose_badge is not None:
                 v -= self.badge(r.lose_badge) if r.lose_badge in self.p.badges else 0.0
             elif r.artifact is not None:
-                v += ARTIFACT * r.artifact
+                v += self.artifact * r.artifact
             elif r.black_market is not None:
                 v += 2.5 * r.black_market
             elif r.quest is not None:
                 v += (4.0 if self.quest_room else 1.0) * r.quest
             elif r.extra_actions is not None:
-                v += ACT * r.extra_actions
+                v += self.act * r.extra_actions
             elif r.teleport is not None:
                 dest = self.p.home if r.teleport == "home" else r.teleport
                 v += self.potential(dest) - self.here
@@ -363,14 +380,15 @@ class Plan:
             return self.potential(a.to) - self.here - gold * self.gold - 0.2
         if t == "complete_quest":
             q = c.quest[a.card]
-            return self.quest_value(q, q.complete[a.option]) + 1.0
+            return self.quest_value(q, q.complete[a.option]) + self.quest_bonus
         if t == "deliver":
             d = c.delivery[s.delivery]
             gain = d.prestige * self.prestige + d.gold + self.mods["delivery_gold"]
-            return float(gain - sum(n * self.token(r) for r, n in d.resources.items()) + 2.0)
+            paid = sum(n * self.token(r) for r, n in d.resources.items())
+            return float(gain - paid + self.deliver_bonus)
         if t == "build":
             card = c.business_card[a.card]
-            v = self.build_value(card) + 4.0
+            v = self.build_value(card) + self.build_bonus
             if a.bonus and card.bonus:
                 extra = self.rewards(card.bonus.reward) - self.paid(card.bonus.cost)
                 spare = p.gold - card.cost.gold - card.bonus.cost.gold
@@ -380,7 +398,7 @@ class Plan:
             price = max(0, c.rules.villa_cost - self.mods["villa_discount"])
             return self.villa_value(price)
         if t == "interact":
-            return 5.0 if self.quest_room else -2.0
+            return self.interact if self.quest_room else -2.0
         if t == "harvest":
             res = c.territory[p.position].resource
             assert res is not None
@@ -391,7 +409,7 @@ class Plan:
         if t == "recruit_partner":
             res = a.resource
             cost = max(0, c.rules.partner_cost - self.mods["partner_discount"])
-            per_turn = max(self.token(res) * 0.8, 1.0)
+            per_turn = max(self.token(res) * self.recruit, 1.0)
             return per_turn * (self.left - 1) - self.spend(cost)
         if t == "promote_partner":
             res = a.resource
@@ -436,7 +454,7 @@ class Plan:
             v = self.modifiers(art.passive)
             if art.activate:
                 per = art.activate
-                gain = self.rewards(per.reward) - self.paid(per.cost) - ACT * per.action
+                gain = self.rewards(per.reward) - self.paid(per.cost) - self.act * per.action
                 v += max(0.0, gain) * (min(4.0, self.left / 2) if per.once_per == "turn" else 1)
             return v
         if t == "quest_choice":
@@ -488,10 +506,10 @@ class Plan:
                 elif h.lose_prestige is not None:
                     v += h.lose_prestige * self.prestige * 0.8 * threat
                 elif h.lose_actions is not None:
-                    v += h.lose_actions * ACT * 1.5 * threat
+                    v += h.lose_actions * self.act * 1.5 * threat
                 elif h.send_home:
                     away = self.dist[t.position].get(t.home, 0)
-                    v += min(6.0, away * STEP) * threat
+                    v += min(6.0, away * self.step) * threat
                 elif h.give_badge is not None:
                     b = c.badge[h.give_badge].passive
                     harm = 12.0 if b.no_work else 2.0

@@ -23,7 +23,18 @@ export function highlight(action) {
   let found = buttons.filter((b) => {
     try { return same(JSON.parse(b.dataset.command || "null"), action); } catch { return false; }
   });
-  if (!found.length) found = buttons.filter((b) => b.dataset.type === action.type);
+  if (!found.length) {
+    // No element carries that exact command (a map's move target names its destination
+    // by data-to, not the path): those of its type whose data- attributes all agree with
+    // the command's own fields, else every one of its type.
+    const typed = buttons.filter((b) => b.dataset.type === action.type);
+    const fields = Object.entries(action).filter(([k, v]) => k !== "type" && (v === null || typeof v !== "object"));
+    const fits = typed.filter((b) => {
+      const named = fields.filter(([k]) => b.dataset[k] !== undefined);
+      return named.length > 0 && named.every(([k, v]) => b.dataset[k] === String(v));
+    });
+    found = fits.length ? fits : typed;
+  }
   for (const b of found) b.classList.add("coached");
   found[0]?.scrollIntoView?.({ block: "nearest" });
   return found[0] || null;

@@ -84,6 +84,17 @@ def test_a_game_page_loads_the_menus_modules_at_their_first_use(
         f"{server.url}/api/rooms/{room.code}/view", headers=bearer(token), timeout=15
     ).json()["legal_actions"]
     assert advice["action"] in legal, advice
+    # The page marks that choice, and only elements offering it: a move's target on the
+    # map by its destination (data-to), not every destination.
+    coached = page.locator(".coached")
+    expect(coached.first).to_be_attached(timeout=15_000)
+    marks = coached.evaluate_all(
+        "(els) => els.map((e) => ({type: e.dataset.type, to: e.dataset.to || null,"
+        " command: e.dataset.command || null}))"
+    )
+    assert marks and all(m["type"] == advice["action"]["type"] for m in marks), marks
+    if advice["action"]["type"] == "move":
+        assert {m["to"] for m in marks} == {advice["action"]["to"]}, marks
     # The game menu's first opening brings the notices form (drawn in that opening).
     with page.expect_request(lambda r: "/static/js/notices" in r.url):
         page.get_by_test_id("game-menu").click()

@@ -18,9 +18,11 @@ from app.karanor import commands as K
 from app.karanor import engine as KE
 from app.karanor.bots import GreedyBot as KGreedy
 from app.karanor.game import GAME as KARANOR
+from app.karanor.hard import CLOSE, TunedPlan, win_chance
 from app.karanor.hard import SEARCH as K_SEARCH
 from app.karanor.hard import HardBot as KHard
 from app.karanor.state import ACTION
+from app.karanor.valuation import Plan
 
 TINY = Budget(iterations=10, seconds=None)  # no clock: the same decision on any machine
 
@@ -50,7 +52,9 @@ def karanor_secrets_changed(s: Any, seat: int) -> Any:
     return t
 
 
-def test_karanor_hard_bot_decides_on_what_its_seat_sees() -> None:
+def test_karanor_hard_bot_decides_on_what_its_seat_sees(monkeypatch: Any) -> None:
+    # Every candidate searched, not only the close calls: the search has a choice to make.
+    monkeypatch.setattr(type(K_SEARCH), "close", 1e9)
     s = karanor_midgame()
     t = karanor_secrets_changed(s, 0)
     assert s.to_dict() != t.to_dict()
@@ -65,6 +69,40 @@ def test_karanor_hard_bot_decides_on_what_its_seat_sees() -> None:
         first = KHard(seed, TINY).decide(s, 0, legal)
         assert first == KHard(seed, TINY).decide(t, 0, legal)
         assert first in legal
+
+
+def test_karanor_hard_bot_searches_the_close_calls_of_its_valuation() -> None:
+    """The search may only overrule its valuation (the tuned weights) between commands
+    that valuation finds within `CLOSE` gold of its best: the first candidate is the
+    valuation's own choice, every other one is that close."""
+    s = karanor_midgame()
+    legal = KE.legal_actions(s, 0)
+    plan = TunedPlan(s, 0)
+    cands = K_SEARCH.candidates(s, 0, legal)
+    best = max(plan.score(a) for a in legal)
+    assert plan.score(cands[0]) == best
+    assert all(plan.score(a) >= best - CLOSE for a in cands)
+    far = [a for a in legal if plan.score(a) < best - CLOSE]
+    assert far and not set(map(repr, far)) & set(map(repr, cands))
+
+
+def test_karanor_tuned_weights_are_the_hard_bots_alone() -> None:
+    """The hard bot plays the tuned weights; the greedy ("normal") bot the defaults."""
+    assert issubclass(TunedPlan, Plan) and KGreedy.valuation is Plan
+    assert KHard.valuation is TunedPlan
+    tuned = {k for k in vars(TunedPlan) if not k.startswith("_")}
+    assert tuned and all(getattr(TunedPlan, k) != getattr(Plan, k) for k in tuned)
+
+
+def test_karanor_win_chance_sums_to_one_and_follows_prestige() -> None:
+    s = karanor_midgame()
+    chances = [win_chance(s, q) for q in range(s.n)]
+    assert abs(sum(chances) - 1.0) < 1e-9
+    t = s.copy()
+    t.players[1].prestige += 5
+    assert win_chance(t, 1) > win_chance(s, 1) and win_chance(t, 0) < win_chance(s, 0)
+    t.result = {"winners": [1, 2]}
+    assert [win_chance(t, q) for q in range(3)] == [0.0, 0.5, 0.5]
 
 
 def test_karanor_hard_bot_accepts_good_offers_and_refuses_bad_ones() -> None:
