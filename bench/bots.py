@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.bots                       # 3 alternations, --rate 1000
     .venv/bin/python -m bench.bots --rounds 1 --seconds 10 --bot-delay 0
     .venv/bin/python -m bench.bots --think-only          # only the bots' thinking times
+    .venv/bin/python -m bench.bots --bot-rooms 10 --bot-seats 3 --level hard   # issue 30
 
 Each round runs `bench.load` twice on fresh servers: the ordinary load alone (100 rooms x
 4 seats at `--rate`) and the same with `--bot-rooms` rooms of one person and five bots
@@ -110,14 +111,17 @@ class BotRoom:
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
 
-async def make_bot_room(http: httpx.AsyncClient) -> BotRoom:
-    options = {"max_players": 6}
+async def make_bot_room(
+    http: httpx.AsyncClient, seats: int = BOT_SEATS, level: str = "normal"
+) -> BotRoom:
+    options = {"max_players": seats + 1}
     r = await http.post("/api/rooms", json={"name": "Person", "options": options})
     r.raise_for_status()
     code, token = r.json()["code"], r.json()["seat"]["token"]
     auth = {"Authorization": f"Bearer {token}"}
-    for _ in range(BOT_SEATS):
-        (await http.post(f"/api/rooms/{code}/bots", json={}, headers=auth)).raise_for_status()
+    for _ in range(seats):
+        asked = await http.post(f"/api/rooms/{code}/bots", json={"level": level}, headers=auth)
+        asked.raise_for_status()
     r = await http.post(f"/api/rooms/{code}/start", json={"options": options}, headers=auth)
     r.raise_for_status()
     return BotRoom(code, token)
@@ -177,12 +181,16 @@ async def play_bot_room(server: ServerProcess, room: BotRoom, stop_at: float, se
 
 
 async def one_run(
-    server: ServerProcess, load_args: argparse.Namespace, bot_rooms: int
+    server: ServerProcess,
+    load_args: argparse.Namespace,
+    bot_rooms: int,
+    seats: int = BOT_SEATS,
+    level: str = "normal",
 ) -> dict[str, Any]:
     rooms: list[BotRoom] = []
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
         for _ in range(bot_rooms):
-            rooms.append(await make_bot_room(http))
+            rooms.append(await make_bot_room(http, seats, level))
     stop_at = time.monotonic() + 3600  # reset below once the load's window is known
     players = [
         asyncio.create_task(play_bot_room(server, room, stop_at, i)) for i, room in enumerate(rooms)
@@ -220,7 +228,7 @@ def run_server(args: argparse.Namespace, load_args: argparse.Namespace, bots: in
     )
     try:
         server.start()
-        return asyncio.run(one_run(server, load_args, bots))
+        return asyncio.run(one_run(server, load_args, bots, args.bot_seats, args.level))
     finally:
         server.stop()
         import shutil
@@ -249,6 +257,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=3, help="alternations without/with (3)")
     parser.add_argument("--bot-rooms", type=int, default=1, help="rooms of 1 person + 5 bots")
     parser.add_argument("--bot-delay", type=float, default=0.6, help="bots' pause (0.6 s)")
+    parser.add_argument("--bot-seats", type=int, default=BOT_SEATS, help="bots a room (5)")
+    parser.add_argument("--level", default="normal", help="the bots' level (normal)")
     parser.add_argument("--rate", type=float, default=1000.0, help="ordinary load (1000/s)")
     parser.add_argument("--rooms", type=int, default=100, help="ordinary rooms (100)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window (20)")
