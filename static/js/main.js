@@ -721,7 +721,10 @@ class RoomPage {
       send: (command) => this.send(command),
       panel: this.panel,
       parts: this.parts,
-      setBanner: (text) => { $id("turn-banner").textContent = text || ""; },
+      setBanner: (text) => {
+        const banner = $id("turn-banner");
+        if (banner.textContent !== (text || "")) banner.textContent = text || "";
+      },
       toast,
       // Added with the table (docs/client.md): the seat's tags, countdown and host's tools
       // for a player panel; a lasting notice; the countdown of one seat.
