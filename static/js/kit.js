@@ -236,28 +236,20 @@ export class CardViewer {
   }
 }
 
-/** Render only what changed (issue 31): each part of a table is drawn again only when the
- *  slice it reads (of the view, and of the shell: busy, presence, a timer...) differs from
- *  the one it was last drawn from. The slice's JSON is the key: it must hold everything
- *  the part's output depends on, or the part stays stale.
- *
- *    const parts = new Parts();
- *    parts.draw("hand", { priv: view.private, busy: shell.busy }, () => renderHand(el.hand, ctx));
- */
+/** Render only what changed (docs/client.md, "The kit"): `draw(name, slice, fn)` calls fn()
+ *  unless the JSON of `slice` (all the part reads) is the one `name` was last drawn from. */
 export class Parts {
   constructor() { this.keys = new Map(); }
 
-  /** Call `draw()` unless `slice` is the one part `name` was last drawn from; true when drawn. */
   draw(name, slice, draw) {
     const key = JSON.stringify(slice) ?? "";
     if (this.keys.get(name) === key) return false;
-    this.keys.delete(name); // a draw that throws is tried again next time
+    this.keys.delete(name);
     draw();
     this.keys.set(name, key);
     return true;
   }
 
-  /** Draw `name` (every part without one) again at the next call, whatever its slice. */
   forget(name) {
     if (name === undefined) this.keys.clear();
     else this.keys.delete(name);
@@ -266,16 +258,14 @@ export class Parts {
 
 const KEYED = new WeakMap();
 
-/** Make `parent`'s children the nodes of `items` ([{key, node: () => Node}]), in order,
- *  reusing the node drawn before for a key seen before (its `node()` is not called) and
- *  removing the others: a key must name everything its node is drawn from. Returns the
- *  nodes, by key. Only this function may change `parent`'s children. */
+/** `parent`'s children made the nodes of `items` ([{key, node()}]), in order: a key of the
+ *  last call keeps its node, the rest are made or removed. Returns the nodes by key. */
 export function keyed(parent, items) {
   const before = KEYED.get(parent) || new Map();
   const now = new Map();
   for (const item of items) {
     let key = String(item.key);
-    while (now.has(key)) key += "'"; // the same drawing twice: two nodes
+    while (now.has(key)) key += "'";
     now.set(key, before.get(key) || item.node());
   }
   for (const [key, node] of before) if (now.get(key) !== node) node.remove();
