@@ -63,10 +63,8 @@ export function mount(shell, root, content) {
           names: words.names, busy, seat: view.seat }, () => renderWagon(el.sheet.body, ctx, storage));
       }
       const room = shell.room;
-      parts.draw("players", { players: view.players, turn: view.turn?.seat, waiting: view.turn?.waiting_for,
-        status: view.status, seat: view.seat, coins: view.private?.coins ?? null, presence: ctx.presence, names: words.names,
-        room: ctx.seatTools ? { seats: room?.seats, status: room?.status, timer: room?.timer, me: shell.seat } : null },
-      () => renderPlayers(el.players, ctx));
+      ctx.room = { seats: room?.seats, status: room?.status, timer: room?.timer, me: shell.seat };
+      renderPlayers(el.players, ctx); // each merchant's card keyed by what it shows (wagon.js)
       caravan.update(view, events);
       tipsFromTitles(root);
     },

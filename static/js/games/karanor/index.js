@@ -148,19 +148,22 @@ export function mount(shell, root, content) {
       const me = players[view.seat] ?? null;
       const turn = view.turn || {};
       const base = { status: view.status, seat: view.seat, names, busy };
-      parts.draw("actions", { ...base, turn, legal, me, inhabitants: view.board?.inhabitants, market: view.board?.market,
-        pick: marketPick(), coarse: window.matchMedia?.("(pointer: coarse)").matches ?? false },
+      // The action bar reads the turn's counts only on the seat's own turn.
+      const mine = view.seat !== null && turn.seat === view.seat && view.status === "playing";
+      const by = turn.end_triggered_by;
+      parts.draw("actions", { ...base, legal, me, market: view.board?.market, pick: marketPick(),
+        meets: view.board?.inhabitants?.[me?.position] ?? null, coarse: window.matchMedia?.("(pointer: coarse)").matches ?? false,
+        turn: { seat: turn.seat, phase: turn.phase, pending: turn.pending?.seat ?? null, by: by ?? null,
+          byPrestige: by !== null && by !== undefined ? players[by]?.prestige ?? null : null, end: view.board?.end_prestige,
+          left: mine ? [turn.actions_left, turn.move_left] : null } },
       () => renderActions(el.actions, ctx));
       parts.draw("hand", { ...base, priv: view.private, position: me?.position,
         legal: legal.filter((a) => HAND_TYPES.includes(a.type)),
         turn: { seat: turn.seat, phase: turn.phase, pending: turn.pending, actions_left: turn.actions_left } },
       () => renderHand(el.hand, ctx));
       const room = shell.room;
-      parts.draw("players", { ...base, players, turn, end: view.board?.end_prestige, presence: ctx.presence,
-        legal: legal.filter((a) => a.type === "promote_partner" || a.type === "use_artifact"),
-        offers: view.offers, tradeable: view.private?.tradeable, inhabitants: view.board?.inhabitants,
-        room: ctx.seatTools ? { seats: room?.seats, status: room?.status, timer: room?.timer, me: shell.seat } : null },
-      () => renderPlayers(el.players, ctx));
+      ctx.room = { seats: room?.seats, status: room?.status, timer: room?.timer, me: shell.seat };
+      renderPlayers(el.players, ctx); // each panel keyed by what it shows (panels.js)
       parts.draw("table", { board: view.board }, () => renderTable(el.table, ctx));
       renderChoice(ctx);
       keepFocus();
