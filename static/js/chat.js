@@ -237,15 +237,22 @@ export class ChatPanel {
 
   renderTimeline() {
     const ctx = this.ctx;
+    const game = ctx && this.ext.entries ? this.ext.entries(ctx) : [];
+    // Drawn again only when what it shows has changed (issue 31: each version redrew it,
+    // and measured the page laid out anew to keep its scroll). The chat and system lines
+    // are told by their sequence; the game's items may read anything of the view and
+    // busy, so with any of them, those are in the key.
+    const key = JSON.stringify([this.seq, this.items.size, ctx?.view?.seat ?? null,
+      game.length ? [game.map((e) => [e.key, e.t]), ctx.view, ctx.busy] : null]);
+    if (key === this.drawn) return;
+    this.drawn = key;
     const atEnd = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     const keep = this.list.scrollTop;
     const active = document.activeElement;
     const focus = active && this.list.contains(active)
       ? [active.closest("[data-key]")?.dataset.key, active.dataset.testid] : null;
     const entries = [...this.items.values()];
-    if (ctx && this.ext.entries) {
-      for (const item of this.ext.entries(ctx)) entries.push({ seq: -1, ...item, kind: "game" });
-    }
+    for (const item of game) entries.push({ seq: -1, ...item, kind: "game" });
     entries.sort((a, b) => a.t - b.t || a.seq - b.seq);
     clear(this.list);
     if (!entries.length) {

@@ -9,6 +9,10 @@
 //   its controls.
 // - `CardViewer`: a docked box showing a card's whole text when a `[data-card]` element is
 //   hovered, focused or tapped (`cardAttrs()` marks one); a board draws only what fits.
+// - `Parts`: render only what changed: a part of the table is drawn again only when the
+//   slice of the view (and of the shell: busy, presence...) it reads has changed.
+// - `keyed(parent, items)`: a parent's children by key, reusing the nodes whose key is
+//   unchanged (a board's pieces: only those that changed are drawn again).
 // The shell also restores keyboard focus after each render (main.js): games do not.
 import { t } from "./i18n.js";
 import { h } from "./util.js";
@@ -165,15 +169,20 @@ export class Viewport {
 
 const CONTROL = "button, a[href], input, select, [role=button], [data-command]";
 
+/** Set a data-tip, leaving an element already right untouched (nothing to restyle). */
+function tip(el, text) {
+  if (el.getAttribute("data-tip") !== text) el.setAttribute("data-tip", text);
+}
+
 /** Every title under `root` (an SVG <title>, an HTML title) also as a data-tip, so a
  *  touch screen shows it on a tap. Controls keep theirs to themselves: a tap on them acts. */
 export function tipsFromTitles(root) {
   for (const title of root.querySelectorAll("svg title")) {
     const owner = title.parentElement;
-    if (owner && owner.tagName.toLowerCase() !== "svg" && !owner.closest(CONTROL) && title.textContent) owner.setAttribute("data-tip", title.textContent);
+    if (owner && owner.tagName.toLowerCase() !== "svg" && !owner.closest(CONTROL) && title.textContent) tip(owner, title.textContent);
   }
   for (const el of root.querySelectorAll("[title]")) {
-    if (!el.closest(CONTROL) && el.getAttribute("title")) el.setAttribute("data-tip", el.getAttribute("title"));
+    if (!el.closest(CONTROL) && el.getAttribute("title")) tip(el, el.getAttribute("title"));
   }
 }
 
@@ -225,4 +234,46 @@ export class CardViewer {
     this.node.replaceChildren(h("p", { class: "muted small", text: this.empty }));
     delete this.node.dataset.card;
   }
+}
+
+/** Render only what changed (docs/client.md, "The kit"): `draw(name, slice, fn)` calls fn()
+ *  unless the JSON of `slice` (all the part reads) is the one `name` was last drawn from. */
+export class Parts {
+  constructor() { this.keys = new Map(); }
+
+  draw(name, slice, draw) {
+    const key = JSON.stringify(slice) ?? "";
+    if (this.keys.get(name) === key) return false;
+    this.keys.delete(name);
+    draw();
+    this.keys.set(name, key);
+    return true;
+  }
+
+  forget(name) {
+    if (name === undefined) this.keys.clear();
+    else this.keys.delete(name);
+  }
+}
+
+const KEYED = new WeakMap();
+
+/** `parent`'s children made the nodes of `items` ([{key, node()}]), in order: a key of the
+ *  last call keeps its node, the rest are made or removed. Returns the nodes by key. */
+export function keyed(parent, items) {
+  const before = KEYED.get(parent) || new Map();
+  const now = new Map();
+  for (const item of items) {
+    let key = String(item.key);
+    while (now.has(key)) key += "'";
+    now.set(key, before.get(key) || item.node());
+  }
+  for (const [key, node] of before) if (now.get(key) !== node) node.remove();
+  let at = parent.firstChild;
+  for (const node of now.values()) {
+    if (node === at) at = at.nextSibling;
+    else parent.insertBefore(node, at);
+  }
+  KEYED.set(parent, now);
+  return now;
 }

@@ -87,6 +87,16 @@ class RoomPage {
     try {
       this.room = await API.getRoom(this.code);
       this.gameId = this.room.game;
+      // The socket opens now, while the content and the game's module load (issue 31: the
+      // first view waited for them); what it says meanwhile is heard once the page is ready.
+      this.early = [];
+      this.socket = new RoomSocket(this.code, {
+        onMessage: (msg) => (this.early ? this.early.push(() => this.onMessage(msg)) : this.onMessage(msg)),
+        onStatus: (status) => (this.early ? this.early.push(() => this.onStatus(status)) : this.onStatus(status)),
+        pingMs: Number($id("app").dataset.pingMs) || 0,
+        patches: true, // each view after the first as the change since the one before
+      });
+      if (!this.replayMode) this.socket.connect();
       // Together, not one after the other (issue 31: the board's first draw waited on
       // each round trip in turn).
       [this.content, this.module, games] = await Promise.all([
@@ -109,12 +119,6 @@ class RoomPage {
       brand.setAttribute("aria-label", t("{game}: Karanor Online home", { game: this.gameInfo.title }));
       brand.dataset.testid = "brand";
     }
-    this.socket = new RoomSocket(this.code, {
-      onMessage: (msg) => this.onMessage(msg),
-      onStatus: (status) => this.onStatus(status),
-      pingMs: Number($id("app").dataset.pingMs) || 0,
-      patches: true, // each view after the first as the change since the one before
-    });
     this.table = new Table(this);
     $id("coach-button").addEventListener("click", async (e) => {
       const button = e.currentTarget;
@@ -151,8 +155,10 @@ class RoomPage {
       return;
     }
     $id("trade-panel").hidden = false;
-    this.showRoom();
-    this.socket.connect();
+    const early = this.early;
+    this.early = null;
+    for (const heard of early) heard();
+    if (!this.view) this.showRoom(); // a view heard above has shown it
     this.poll = setInterval(() => { if (this.room?.status === "lobby") this.refreshRoom(); }, 4000);
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && this.socket.isOpen) this.socket.resync();
@@ -721,7 +727,10 @@ class RoomPage {
       send: (command) => this.send(command),
       panel: this.panel,
       parts: this.parts,
-      setBanner: (text) => { $id("turn-banner").textContent = text || ""; },
+      setBanner: (text) => {
+        const banner = $id("turn-banner");
+        if (banner.textContent !== (text || "")) banner.textContent = text || "";
+      },
       toast,
       // Added with the table (docs/client.md): the seat's tags, countdown and host's tools
       // for a player panel; a lasting notice; the countdown of one seat.

@@ -3,7 +3,7 @@
 // the four buildings, the round track and the prestige track. Pan (drag) and zoom
 // (wheel, pinch, buttons) move the viewBox, as Karanor's map does.
 import { t, tn } from "../../i18n.js";
-import { Viewport, cardAttrs } from "../../kit.js";
+import { Parts, Viewport, cardAttrs } from "../../kit.js";
 import { clear, s, seatColour, seatMark } from "../../util.js";
 import { die, fitTexts, fitTo, goodToken, wrapped } from "./draw.js";
 import { districtNoun, districtTitle, goodLetter, listOf } from "./words.js";
@@ -78,32 +78,56 @@ export class Board {
     return node;
   }
 
+  /** Draw the board for `view`. Each part (a district's panel, the tracks, the wagons) is
+   *  drawn again only when what it reads has changed (kit.js Parts; issue 31: the whole
+   *  board was rebuilt, and its texts measured, at each version). */
   update(view, { busy = false, last = null } = {}) {
     this.view = view;
     this.last = last;
-    const g = clear(this.layer);
     const b = view.board;
     const legal = view.legal_actions || [];
     const active = new Set(view.turn?.step === "activate" && view.status === "playing" ? view.turn.activations || [] : []);
-    g.append(s("rect", { x: 8, y: 8, width: W - 16, height: H - 16, rx: 26, class: "dr-bg" }));
-    this.drawRounds(g, view);
-    this.drawRoad(g, view);
-    this.drawBuildings(g, view, active);
-    this.drawBazaar(g, view, active);
-    this.drawCommissions(g, view, active, legal, busy);
-    this.drawDarkMarket(g, view, active);
-    this.drawInn(g, view, active);
-    this.drawExcursions(g, view, active);
-    this.drawPrestige(g, view);
-    this.drawWagons(clear(this.top), view, legal, busy);
-    this.previewLayer = s("g", { class: "dr-preview-layer", "pointer-events": "none" });
-    this.top.append(this.previewLayer);
-    // A preview belongs to the control hovered or focused now: a redraw starts without one
-    // (the focus the shell restores rings its space again).
-    this.preview(null);
-    // Every marked text laid out to its box by measure (draw.js), in any language.
-    fitTexts(this.svg);
-    void b;
+    if (!this.sections) {
+      this.parts = new Parts();
+      this.sections = {};
+      for (const name of ["bg", "rounds", "road", "buildings", "bazaar", "commissions", "dark_market", "inn", "excursions", "prestige"]) {
+        this.sections[name] = this.layer.appendChild(s("g"));
+      }
+      this.wagons = this.top.appendChild(s("g"));
+      this.previewLayer = this.top.appendChild(s("g", { class: "dr-preview-layer", "pointer-events": "none" }));
+    }
+    // Each part in its own group, laid out to its box by measure once drawn (draw.js).
+    const part = (name, slice, draw) => this.parts.draw(name, slice, () => {
+      const g = name === "wagons" ? clear(this.wagons) : clear(this.sections[name]);
+      draw(g);
+      fitTexts(g);
+    });
+    const seat = view.seat ?? null;
+    const names = this.words.names;
+    // What a district's panel head shows: open to you, or the last action there.
+    const head = (id) => ({ open: active.has(id), last: last?.target === id ? { seat: last.seat, me: seat, names } : null });
+    part("bg", null, (g) => g.append(s("rect", { x: 8, y: 8, width: W - 16, height: H - 16, rx: 26, class: "dr-bg" })));
+    part("rounds", { round: view.turn?.round ?? 1, final: view.turn?.phase === "final_travel" }, (g) => this.drawRounds(g, view));
+    part("road", null, (g) => this.drawRoad(g, view));
+    const buildings = part("buildings", { buildings: b.buildings, active: [...active], last: last?.target ?? null },
+      (g) => this.drawBuildings(g, view, active));
+    part("bazaar", { head: head("bazaar"), wheel: b.wheel, aside: b.market_aside }, (g) => this.drawBazaar(g, view, active));
+    part("commissions", { head: head("commissions"), stacks: b.commissions, busy,
+      takes: legal.filter((a) => a.type === "take_commission") }, (g) => this.drawCommissions(g, view, active, legal, busy));
+    part("dark_market", { head: head("dark_market"), at: b.dark_market, courtyard: b.courtyard, deeds: b.decks?.deeds },
+      (g) => this.drawDarkMarket(g, view, active));
+    part("inn", { head: head("inn"), inn: b.inn, heroes: b.decks?.heroes }, (g) => this.drawInn(g, view, active));
+    part("excursions", { head: head("excursions"), ruins: b.ruins, decks: b.decks, discards: b.discards, row: b.companion_row,
+      rowDie: b.companion_row_die, fortune: b.fortune_coins, upgrades: b.upgrades, travel: b.travel, names },
+    (g) => this.drawExcursions(g, view, active));
+    part("prestige", (view.players || []).map((p) => [p.seat, p.prestige, p.name]), (g) => this.drawPrestige(g, view));
+    const me = view.players?.[view.seat];
+    part("wagons", { players: (view.players || []).map((p) => [p.seat, p.position, p.name]), turn: view.turn?.seat,
+      status: view.status, moves: legal.filter((a) => a.type === "move"), pool: me?.pool, position: me?.position,
+      buildings: b.buildings, busy, last: last?.space ?? null, lastSeat: last?.seat ?? null }, (g) => this.drawWagons(g, view, legal, busy));
+    // A preview belongs to the control hovered or focused now: a redraw of the action
+    // panel starts without one (index.js); a redrawn building takes it again here.
+    if (buildings) this.preview(this.previewing ?? null);
   }
 
   /** Ring wagon space `space` (null: none), its two districts and its building: what a
@@ -213,7 +237,10 @@ export class Board {
     const r = 140;
     const wheel = view.board.wheel || [];
     const prices = this.content.board.wheel_values;
-    if (!this.wheel) this.buildWheel(cx, cy, r, wheel, prices);
+    if (!this.wheel) {
+      this.buildWheel(cx, cy, r, wheel, prices);
+      fitTexts(this.wheelLayer);
+    }
     // The goods ring turns (clockwise: each good one price step down); the prices stay.
     const rot = Math.max(0, wheel.findIndex((x) => x.value === prices[0]));
     const target = -60 * rot;

@@ -4,7 +4,7 @@
 // in sentences and the end screen's scoring table and prestige chart.
 import { api } from "../../api.js";
 import { t } from "../../i18n.js";
-import { CardViewer, dockToasts, tipsFromTitles } from "../../kit.js";
+import { CardViewer, Parts, dockToasts, tipsFromTitles } from "../../kit.js";
 import { clear, h } from "../../util.js";
 import { ActionPanel, statusText } from "./actions.js";
 import { Board } from "./board.js";
@@ -32,6 +32,7 @@ export function mount(shell, root, content) {
   const readLog = async (after) => (await api("GET", `/api/rooms/${encodeURIComponent(shell.code)}/log?after=${after}`)).entries;
   const caravan = new CaravanFeed(el.caravan, words, readLog);
   const lastAction = new LastAction();
+  const parts = new Parts();
 
   return {
     ownSeats: true, // the merchants' panels carry the shell's seat tools (bots, timer, host)
@@ -43,13 +44,27 @@ export function mount(shell, root, content) {
         preview: (space) => board.preview(space) };
       shell.setBanner(statusText(view, words));
       board.update(view, { busy: shell.busy, last });
-      el.board.dataset.last = last ? JSON.stringify(last) : "";
-      actions.render(ctx);
+      const lastText = last ? JSON.stringify(last) : "";
+      if (el.board.dataset.last !== lastText) el.board.dataset.last = lastText;
+      // Each part is drawn again only when what it reads has changed (kit.js Parts). The
+      // action panel reads nearly all of the view (its own choices redraw it themselves).
+      const busy = shell.busy;
+      const { version, ...state } = view;
+      void version;
+      if (parts.draw("actions", { state, busy, names: words.names }, () => actions.render(ctx))) {
+        board.preview(null); // the control it previewed for is gone (focus brings one back)
+      }
       const seated = view.seat !== null && view.seat !== undefined && Boolean(view.players[view.seat]);
       // A good to store is said on the wagon button (phones keep the wagon in a sheet).
       el.sheet.show(seated, view.private?.pending?.kind === "store");
-      if (seated) renderWagon(el.sheet.body, ctx, storage);
-      renderPlayers(el.players, ctx);
+      const me = seated ? view.players[view.seat] : null;
+      if (seated) {
+        parts.draw("wagon", { me, priv: view.private, legal: view.legal_actions, waiting: view.turn?.waiting_for,
+          names: words.names, busy, seat: view.seat }, () => renderWagon(el.sheet.body, ctx, storage));
+      }
+      const room = shell.room;
+      ctx.room = { seats: room?.seats, status: room?.status, timer: room?.timer, me: shell.seat };
+      renderPlayers(el.players, ctx); // each merchant's card keyed by what it shows (wagon.js)
       caravan.update(view, events);
       tipsFromTitles(root);
     },

@@ -2,6 +2,7 @@
 // deeds, coins behind your screen, and the storage grid) and the other players' wagons
 // as far as the view shows them.
 import { t, tn } from "../../i18n.js";
+import { keyed } from "../../kit.js";
 import { clear, h, s, seatBadge, seatColour } from "../../util.js";
 import { cellsOf, dieChip, goodChip, goodShape } from "./draw.js";
 
@@ -141,12 +142,21 @@ function miniStorage(words, p) {
 
 /** Everyone at the table (yourself too, briefly): what the view shows of each wagon. */
 export function renderPlayers(root, ctx) {
-  const { view, words, presence } = ctx;
-  clear(root);
-  root.append(h("h2", { text: t("Merchants") }));
-  for (const p of view.players) {
+  const { view, presence } = ctx;
+  // Each merchant's card drawn again only when what it shows changed (kit.js keyed); `ctx.room`
+  // is the shell's room as the seat tools read it.
+  keyed(root, [{ key: "title", node: () => h("h2", { text: t("Merchants") }) }, ...view.players.map((p) => {
     const turn = view.turn?.seat === p.seat && view.status === "playing";
     const waiting = (view.turn?.waiting_for || []).includes(p.seat) && view.status === "playing";
+    const key = { p, turn, waiting, me: p.seat === view.seat, coins: p.seat === view.seat ? view.private?.coins ?? null : null,
+      tools: ctx.seatTools ? ctx.room : presence?.[p.seat] ?? null };
+    return { key: JSON.stringify(key), node: () => playerCard(p, turn, waiting, ctx) };
+  })]);
+}
+
+function playerCard(p, turn, waiting, ctx) {
+  const { view, words, presence } = ctx;
+  {
     const card = h("article", { class: `dr-player${turn ? " turn" : ""}`, "data-seat": p.seat, "aria-label": p.name });
     card.style.setProperty("--seat", seatColour(p.seat));
     card.append(h("div", { class: "dr-player-head" }, seatBadge(p.seat, 20, t("{name}'s mark", { name: p.name })),
@@ -176,7 +186,7 @@ export function renderPlayers(root, ctx) {
       ? tn("Steed: {steeds}; upgrades: {upgrades}", "Steeds: {steeds}; upgrades: {upgrades}", n, { steeds: steedsText, upgrades: p.upgrades.map((u) => words.upgrade(u)).join(", ") })
       : tn("Steed: {steeds}", "Steeds: {steeds}", n, { steeds: steedsText }));
     card.append(h("div", { class: "dr-player-body" }, miniStorage(words, p), h("div", { class: "small dr-player-lines" }, ...line.map((l) => h("p", { text: l })))));
-    root.append(card);
+    return card;
   }
 }
 

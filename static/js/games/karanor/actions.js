@@ -176,6 +176,9 @@ function iconFor(cmd, view, words) {
 // The market panel's choice, kept across renders of one version.
 const pick = { version: -1, buy: {}, sell: {}, open: false };
 
+/** The market panel's choice (a part of the action bar's key: its steppers redraw it). */
+export const marketPick = () => ({ buy: pick.buy, sell: pick.sell, open: pick.open });
+
 const countOf = (pairs, r) => (pairs || {})[r] || 0;
 const samePairs = (a, b) => {
   const keys = new Set([...Object.keys(a || {}), ...Object.keys(b || {})]);

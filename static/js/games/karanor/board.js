@@ -1,6 +1,6 @@
 // The map: an SVG drawn from /api/content, updated from each view; pan and zoom.
 import { clear, s, seatColour, seatMark } from "../../util.js";
-import { Viewport } from "../../kit.js";
+import { Viewport, keyed } from "../../kit.js";
 import { noun, t, tn } from "../../i18n.js";
 import { goodName } from "./goods.js";
 import { shapeWords } from "./panels.js";
@@ -142,19 +142,23 @@ export class Board {
 
   // --- the view ------------------------------------------------------------------
 
-  /** Redraw pieces and move targets for `view` (moves: the legal move commands). */
+  /** Draw pieces and move targets for `view` (moves: the legal move commands). Each piece
+   *  is keyed by what it is drawn from: only those that changed are drawn again (kit.js
+   *  keyed(); issue 31: the whole layer was rebuilt at each version). */
   update(view, moves, { disabled = false, last = null } = {}) {
     this.view = view;
-    const g = clear(this.dynamic);
-    this.pawns = {};
+    const pieces = [];
+    const piece = (key, draw) => pieces.push({ key: JSON.stringify(key), node: () => this.tipped(draw()) });
 
     // The last action of the table: its territory outlined, with what happened there.
     if (last && this.territory[last.territory]) {
-      const ter = this.territory[last.territory];
-      const mark = s("polygon", { points: ter.shape.map((p) => p.join(",")).join(" "), class: "last-action",
-        stroke: seatColour(last.seat), "data-testid": "last-action", "data-territory": ter.id });
-      mark.append(s("title", { text: last.text || t("The last action") }));
-      g.append(mark);
+      piece(["last", last.territory, last.seat, last.text], () => {
+        const ter = this.territory[last.territory];
+        const mark = s("polygon", { points: ter.shape.map((p) => p.join(",")).join(" "), class: "last-action",
+          stroke: seatColour(last.seat), "data-testid": "last-action", "data-territory": ter.id });
+        mark.append(s("title", { text: last.text || t("The last action") }));
+        return mark;
+      });
     }
     const board = view.board || {};
     const players = view.players || [];
@@ -167,33 +171,39 @@ export class Board {
     for (const [city, list] of Object.entries(byCity)) {
       const ter = this.territory[city];
       if (!ter) continue;
-      const [x, y] = ter.center;
-      const w = list.length * 22 + 8;
-      const plaza = s("g", { class: "plaza" });
-      plaza.append(s("rect", { x: x - w / 2, y: y + 44, width: w, height: 26, rx: 8 }));
-      list.forEach((b, i) => {
-        const who = players[b.seat]?.name ?? t("Seat {n}", { n: b.seat + 1 });
-        const mark = seatMark(b.seat, x - w / 2 + 15 + i * 22, y + 57, 8, { stroke: "#1d1d1d", "stroke-width": 1.4 });
-        mark.append(s("title", { text: b.card ? t("{name}: {business}", { name: who, business: this.cardName("business", b.card) })
-          : t("{name}: home business", { name: who }) }));
-        plaza.append(mark);
+      const names = list.map((b) => players[b.seat]?.name ?? null);
+      piece(["plaza", city, list, names], () => {
+        const [x, y] = ter.center;
+        const w = list.length * 22 + 8;
+        const plaza = s("g", { class: "plaza" });
+        plaza.append(s("rect", { x: x - w / 2, y: y + 44, width: w, height: 26, rx: 8 }));
+        list.forEach((b, i) => {
+          const who = players[b.seat]?.name ?? t("Seat {n}", { n: b.seat + 1 });
+          const mark = seatMark(b.seat, x - w / 2 + 15 + i * 22, y + 57, 8, { stroke: "#1d1d1d", "stroke-width": 1.4 });
+          mark.append(s("title", { text: b.card ? t("{name}: {business}", { name: who, business: this.cardName("business", b.card) })
+            : t("{name}: home business", { name: who }) }));
+          plaza.append(mark);
+        });
+        return plaza;
       });
-      g.append(plaza);
     }
 
     // Villas: a house, coloured and marked by its owner.
     const owners = board.villas || {};
     for (const ter of this.map.territories) {
       if (!ter.villa) continue;
-      const [x, y] = ter.center;
       const owner = owners[ter.villa.id];
-      const vg = s("g", { class: "villa", transform: `translate(${x + 14} ${y - 50})` },
-        s("title", { text: owner !== undefined ? t("{villa} — owned by {name}", { villa: ter.villa.name, name: players[owner]?.name ?? "" })
-          : t("{villa} — for sale", { villa: ter.villa.name }) }),
-        s("rect", { x: -3, y: -3, width: 34, height: 34, rx: 8, class: owner !== undefined ? "villa-bg owned" : "villa-bg" }),
-        s("use", { href: "/static/icons.svg#villa", width: 28, height: 28 }));
-      if (owner !== undefined) vg.append(seatMark(owner, 30, 28, 8, { stroke: "#1d1d1d", "stroke-width": 1.4 }));
-      g.append(vg);
+      const name = owner !== undefined ? players[owner]?.name ?? "" : null;
+      piece(["villa", ter.id, owner ?? null, name], () => {
+        const [x, y] = ter.center;
+        const vg = s("g", { class: "villa", transform: `translate(${x + 14} ${y - 50})` },
+          s("title", { text: owner !== undefined ? t("{villa} — owned by {name}", { villa: ter.villa.name, name })
+            : t("{villa} — for sale", { villa: ter.villa.name }) }),
+          s("rect", { x: -3, y: -3, width: 34, height: 34, rx: 8, class: owner !== undefined ? "villa-bg owned" : "villa-bg" }),
+          s("use", { href: "/static/icons.svg#villa", width: 28, height: 28 }));
+        if (owner !== undefined) vg.append(seatMark(owner, 30, 28, 8, { stroke: "#1d1d1d", "stroke-width": 1.4 }));
+        return vg;
+      });
     }
 
     // Inhabitants still on the map.
@@ -201,15 +211,18 @@ export class Board {
     for (const [terr, who] of Object.entries(board.inhabitants || {})) {
       const ter = this.territory[terr];
       if (!ter) continue;
-      const [x, y] = ter.center;
-      g.append(s("g", { class: "inhabitant", transform: `translate(${x + (ter.resource ? 12 : -14)} ${y - 50})` },
-        s("title", { text: t("{who} lives here", { who: noun(catalogue[who]?.name ?? who, catalogue[who]?.article) }) }),
-        s("circle", { cx: 12, cy: 12, r: 15 }),
-        s("use", { href: "/static/icons.svg#person", x: 1, y: 1, width: 22, height: 22 })));
+      piece(["inhabitant", terr, who], () => {
+        const [x, y] = ter.center;
+        return s("g", { class: "inhabitant", transform: `translate(${x + (ter.resource ? 12 : -14)} ${y - 50})` },
+          s("title", { text: t("{who} lives here", { who: noun(catalogue[who]?.name ?? who, catalogue[who]?.article) }) }),
+          s("circle", { cx: 12, cy: 12, r: 15 }),
+          s("use", { href: "/static/icons.svg#person", x: 1, y: 1, width: 22, height: 22 }));
+      });
     }
 
     // Player pawns, spread when several share a territory.
     const at = {};
+    const spots = [];
     for (const p of players) (at[p.position] ||= []).push(p);
     for (const [terr, list] of Object.entries(at)) {
       const ter = this.territory[terr];
@@ -218,21 +231,36 @@ export class Board {
       list.forEach((p, i) => {
         const dx = (i - (list.length - 1) / 2) * 30;
         const turn = view.turn && view.turn.seat === p.seat && view.status === "playing";
-        // The SVG transform sits on the outer group; CSS animates only the inner one.
-        const pawn = s("g", { class: "pawn", transform: `translate(${x + dx} ${y - 2})`,
-          "data-seat": p.seat, filter: "url(#pawn-shadow)" });
-        const inner = s("g", { class: turn ? "pawn-turn" : null });
-        pawn.append(s("title", { text: turn ? t("{name} ({shape}), playing", { name: p.name, shape: shapeWords(p.seat) })
-          : t("{name} ({shape})", { name: p.name, shape: shapeWords(p.seat) }) }), inner);
-        if (turn) inner.append(s("circle", { r: 22, class: "turn-ring", stroke: seatColour(p.seat) }));
-        inner.append(seatMark(p.seat, 0, 0, 14, { stroke: "#111", "stroke-width": 2.5 }));
-        g.append(pawn);
-        this.pawns[p.seat] = { node: pawn, x: x + dx, y: y - 2 };
+        const spot = { seat: p.seat, x: x + dx, y: y - 2 };
+        spots.push(spot);
+        piece(["pawn", spot, Boolean(turn), p.name], () => {
+          // The SVG transform sits on the outer group; CSS animates only the inner one.
+          const pawn = s("g", { class: "pawn", transform: `translate(${spot.x} ${spot.y})`,
+            "data-seat": p.seat, filter: "url(#pawn-shadow)" });
+          const inner = s("g", { class: turn ? "pawn-turn" : null });
+          pawn.append(s("title", { text: turn ? t("{name} ({shape}), playing", { name: p.name, shape: shapeWords(p.seat) })
+            : t("{name} ({shape})", { name: p.name, shape: shapeWords(p.seat) }) }), inner);
+          if (turn) inner.append(s("circle", { r: 22, class: "turn-ring", stroke: seatColour(p.seat) }));
+          inner.append(seatMark(p.seat, 0, 0, 14, { stroke: "#111", "stroke-width": 2.5 }));
+          return pawn;
+        });
       });
     }
 
-    this.tipMarks(g);
+    const nodes = [...keyed(this.dynamic, pieces).values()];
+    this.pawns = {};
+    const first = pieces.length - spots.length; // the pawns are the last pieces
+    spots.forEach((spot, i) => { this.pawns[spot.seat] = { node: nodes[first + i], x: spot.x, y: spot.y }; });
     this.drawTargets(moves || [], view, disabled);
+  }
+
+  /** A piece's <title>s also as data-tips, as tipMarks() gives a layer's. */
+  tipped(node) {
+    const wrap = s("g");
+    wrap.append(node);
+    this.tipMarks(wrap);
+    node.remove();
+    return node;
   }
 
   cardName(kind, id) {
@@ -240,11 +268,13 @@ export class Board {
   }
 
   drawTargets(moves, view, disabled) {
-    const layer = clear(this.targets);
-    this.targetNodes = [];
     for (const poly of Object.values(this.polys)) poly.classList.remove("reachable");
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
-    if (!me || !moves.length) return;
+    if (!me || !moves.length) {
+      keyed(this.targets, []);
+      this.targetNodes = [];
+      return;
+    }
     const seaCost = view.private?.sea_cost ?? this.content.rules.sea_cost;
     const left = view.turn?.move_left ?? 0;
     // One Tab stop for the whole map: the arrow keys go from target to target (a roving
@@ -258,6 +288,9 @@ export class Board {
       for (const n of list) n.setAttribute("tabindex", n === next ? "0" : "-1");
       next.focus();
     };
+    // Each target, its gold and its "+1 action" are keyed pieces: kept while the same.
+    const pieces = [];
+    const targetKeys = [];
     for (const cmd of moves) {
       const ter = this.territory[cmd.to];
       if (!ter) continue;
@@ -270,42 +303,52 @@ export class Board {
           : t("Move to {place} (+1 action)", p))
         : (gold ? tn("Move to {place} (free step), {gold} gold", "Move to {place} (free step), {gold} gold", gold, p)
           : t("Move to {place} (free step)", p));
-      const target = s("polygon", {
-        points: ter.shape.map((q) => q.join(",")).join(" "),
-        class: `move-target${action && left > 0 ? " costs-action" : ""}`, role: "button",
-        tabindex: disabled || this.targetNodes.length ? -1 : 0,
-        "data-action": action ? "1" : "0",
-        "aria-label": label, "aria-disabled": disabled ? "true" : null,
-        "data-testid": "legal-action", "data-type": "move", "data-to": cmd.to,
-      });
-      target.append(s("title", { text: label }));
-      const go = () => {
-        if (disabled) return;
-        // Chosen from the keyboard (or with focus on it): focus goes on to the action bar after.
-        this.focusAfterMove = document.activeElement === target;
-        this.onMove(cmd);
-      };
-      target.addEventListener("click", () => { if (!this.dragged) go(); });
-      target.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); }
-        else if (e.key === "ArrowRight" || e.key === "ArrowDown") { e.preventDefault(); roam(target, 1); }
-        else if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); roam(target, -1); }
-        else if (e.key === "Home") { e.preventDefault(); roam(target, "first"); }
-        else if (e.key === "End") { e.preventDefault(); roam(target, "last"); }
-      });
-      this.targetNodes.push(target);
-      layer.append(target);
+      const key = JSON.stringify(["target", cmd, label, action, left > 0, disabled]);
+      targetKeys.push(key);
+      pieces.push({ key, node: () => {
+        const target = s("polygon", {
+          points: ter.shape.map((q) => q.join(",")).join(" "),
+          class: `move-target${action && left > 0 ? " costs-action" : ""}`, role: "button",
+          tabindex: -1,
+          "data-action": action ? "1" : "0",
+          "aria-label": label, "aria-disabled": disabled ? "true" : null,
+          "data-testid": "legal-action", "data-type": "move", "data-to": cmd.to,
+        });
+        target.append(s("title", { text: label }));
+        const go = () => {
+          if (disabled) return;
+          // Chosen from the keyboard (or with focus on it): focus goes on to the action bar after.
+          this.focusAfterMove = document.activeElement === target;
+          this.onMove(cmd);
+        };
+        target.addEventListener("click", () => { if (!this.dragged) go(); });
+        target.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); }
+          else if (e.key === "ArrowRight" || e.key === "ArrowDown") { e.preventDefault(); roam(target, 1); }
+          else if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); roam(target, -1); }
+          else if (e.key === "Home") { e.preventDefault(); roam(target, "first"); }
+          else if (e.key === "End") { e.preventDefault(); roam(target, "last"); }
+        });
+        return target;
+      } });
+      const [x, y] = ter.center;
       if (gold) {
-        const [x, y] = ter.center;
-        layer.append(s("g", { class: "move-cost", transform: `translate(${x} ${y - 6})`, "aria-hidden": "true" },
-          s("circle", { r: 19 }), s("text", { y: 7, text: String(gold) })));
+        pieces.push({ key: JSON.stringify(["gold", cmd.to, x, y, gold]), node: () => s("g", { class: "move-cost",
+          transform: `translate(${x} ${y - 6})`, "aria-hidden": "true" }, s("circle", { r: 19 }), s("text", { y: 7, text: String(gold) })) });
       }
       if (action && left > 0) {
-        const [x, y] = ter.center;
-        layer.append(s("g", { class: "move-action", transform: `translate(${x} ${y + 14})`, "aria-hidden": "true" },
-          s("rect", { x: -44, y: -14, width: 88, height: 26, rx: 13 }), s("text", { y: 6, text: t("+1 action") })));
+        pieces.push({ key: JSON.stringify(["action", cmd.to, x, y]), node: () => s("g", { class: "move-action",
+          transform: `translate(${x} ${y + 14})`, "aria-hidden": "true" },
+        s("rect", { x: -44, y: -14, width: 88, height: 26, rx: 13 }), s("text", { y: 6, text: t("+1 action") })) });
       }
     }
+    const nodes = keyed(this.targets, pieces);
+    this.targetNodes = targetKeys.map((key) => nodes.get(key)).filter(Boolean);
+    // The roving Tab stop starts again on the first target (as a fresh drawing did).
+    this.targetNodes.forEach((n, i) => {
+      const want = !disabled && i === 0 ? "0" : "-1";
+      if (n.getAttribute("tabindex") !== want) n.setAttribute("tabindex", want);
+    });
   }
 
   /** The first move target (the map's one Tab stop), or null. */

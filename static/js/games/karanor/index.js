@@ -4,8 +4,9 @@
 // words of the log and the end screen's score table and chart.
 import { clear, h } from "../../util.js";
 import { t } from "../../i18n.js";
+import { Parts } from "../../kit.js";
 import { legalOf } from "../../legal.js";
-import { renderActions, renderModal, turnText } from "./actions.js";
+import { marketPick, renderActions, renderModal, turnText } from "./actions.js";
 import { attackNotices, lastActionOf } from "./happened.js";
 import { Board, bindZoomButtons } from "./board.js";
 import { endDetails } from "./endgame.js";
@@ -22,6 +23,8 @@ export const styles = ["karanor.css"];
 /** What the shell shows before the game is mounted (the lobby's chat card). */
 export const panel = PANEL;
 
+// The hand's commands (renderHand): its part is drawn again when these change.
+const HAND_TYPES = ["build", "complete_quest", "play_black_market"];
 const MODAL_TYPES = ["draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"];
 
 /**
@@ -99,7 +102,8 @@ export function mount(shell, root, content) {
     }
     waiting.hidden = true;
     modalHiddenKey = null;
-    renderModal(dialog, ctx);
+    parts.draw("choice", { choices, busy: ctx.busy, round: ctx.view.turn?.draft_round, open: dialog.open },
+      () => renderModal(dialog, ctx));
     modalKey = key;
   }
 
@@ -120,6 +124,7 @@ export function mount(shell, root, content) {
   }
 
   let last = null; // the last action seen, highlighted on the map
+  const parts = new Parts();
   const game = {
     ownSeats: true, // the player panels carry the shell's seat tools (bots, timer, host)
     render(view, events) {
@@ -135,10 +140,31 @@ export function mount(shell, root, content) {
       if (events && events.length) last = lastActionOf(events, view, words) || last;
       board.update(view, legalOf(view, "move"), { disabled: shell.busy, last });
       if (events && events.length && before) board.animateMoves(events, before);
-      renderActions(el.actions, ctx);
-      renderHand(el.hand, ctx);
-      renderPlayers(el.players, ctx);
-      renderTable(el.table, ctx);
+      // Each part is drawn again only when what it reads has changed (kit.js Parts).
+      const busy = shell.busy;
+      const legal = view.legal_actions || [];
+      const players = view.players || [];
+      const names = players.map((p) => p.name);
+      const me = players[view.seat] ?? null;
+      const turn = view.turn || {};
+      const base = { status: view.status, seat: view.seat, names, busy };
+      // The action bar reads the turn's counts only on the seat's own turn.
+      const mine = view.seat !== null && turn.seat === view.seat && view.status === "playing";
+      const by = turn.end_triggered_by;
+      parts.draw("actions", { ...base, legal, me, market: view.board?.market, pick: marketPick(),
+        meets: view.board?.inhabitants?.[me?.position] ?? null, coarse: window.matchMedia?.("(pointer: coarse)").matches ?? false,
+        turn: { seat: turn.seat, phase: turn.phase, pending: turn.pending?.seat ?? null, by: by ?? null,
+          byPrestige: by !== null && by !== undefined ? players[by]?.prestige ?? null : null, end: view.board?.end_prestige,
+          left: mine ? [turn.actions_left, turn.move_left] : null } },
+      () => renderActions(el.actions, ctx));
+      parts.draw("hand", { ...base, priv: view.private, position: me?.position,
+        legal: legal.filter((a) => HAND_TYPES.includes(a.type)),
+        turn: { seat: turn.seat, phase: turn.phase, pending: turn.pending, actions_left: turn.actions_left } },
+      () => renderHand(el.hand, ctx));
+      const room = shell.room;
+      ctx.room = { seats: room?.seats, status: room?.status, timer: room?.timer, me: shell.seat };
+      renderPlayers(el.players, ctx); // each panel keyed by what it shows (panels.js)
+      parts.draw("table", { board: view.board }, () => renderTable(el.table, ctx));
       renderChoice(ctx);
       keepFocus();
     },

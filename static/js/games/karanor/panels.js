@@ -4,6 +4,7 @@ import { cardBody } from "./actions.js";
 import { promisedNode } from "./offers.js";
 import { amount, clear, h, icon, presenceDot, seatBadge, seatColour } from "../../util.js";
 import { t, tn } from "../../i18n.js";
+import { keyed } from "../../kit.js";
 import { RESOURCES, goodName } from "./goods.js";
 
 /** A seat's shape in words ("circle pawn"...). */
@@ -19,18 +20,36 @@ function shapeWords(seat) {
 }
 export { shapeWords };
 
-/** One panel per player: gold, prestige, revenue, resources, partners, badges... */
+/** One panel per player: gold, prestige, revenue, resources, partners, badges... Each
+ *  panel is drawn again only when what it shows changed (kit.js keyed): `ctx.room` is the
+ *  shell's room as the seat tools read it. */
 export function renderPlayers(root, ctx) {
-  const { view, words, presence } = ctx;
-  clear(root);
+  const { view } = ctx;
+  keyed(root, (view.players || []).map((p) => {
+    const flags = panelFlags(p, ctx);
+    const key = { p, ...flags, end: view.board?.end_prestige, endedIt: view.turn?.end_triggered_by === p.seat,
+      room: ctx.seatTools ? ctx.room : null,
+      mine: flags.isMe ? { busy: ctx.busy, offers: view.offers, tradeable: view.private?.tradeable,
+        legal: (view.legal_actions || []).filter((a) => a.type === "promote_partner" || a.type === "use_artifact") } : null };
+    return { key: JSON.stringify(key), node: () => playerPanel(p, flags, ctx) };
+  }));
+}
+
+function panelFlags(p, { view, presence }) {
+  const draft = view.turn?.phase === "draft";
+  return {
+    isMe: p.seat === view.seat,
+    turn: view.turn?.seat === p.seat && view.status === "playing" && !draft,
+    choosing: view.turn?.pending?.seat === p.seat && view.status === "playing",
+    drafting: Boolean(draft && view.turn?.drafted && !view.turn.drafted[p.seat]),
+    online: presence?.[p.seat],
+  };
+}
+
+function playerPanel(p, { isMe, turn, choosing, drafting, online }, ctx) {
+  const { view, words } = ctx;
   const end = view.board?.end_prestige;
-  for (const p of view.players || []) {
-    const isMe = p.seat === view.seat;
-    const draft = view.turn?.phase === "draft";
-    const turn = view.turn?.seat === p.seat && view.status === "playing" && !draft;
-    const choosing = view.turn?.pending?.seat === p.seat && view.status === "playing";
-    const drafting = draft && view.turn?.drafted && !view.turn.drafted[p.seat];
-    const online = presence?.[p.seat];
+  {
     const panel = h("article", {
       class: `card player${isMe ? " me" : ""}${turn ? " turn" : ""}`,
       "aria-label": isMe ? t("{name} (you)", { name: p.name }) : p.name,
@@ -127,7 +146,7 @@ export function renderPlayers(root, ctx) {
       tn("{n} black-market card", "{n} black-market cards", hc.black_market ?? 0)].join(", ");
     panel.append(h("p", { class: "small muted" },
       t("Businesses: {cities}. In hand: {hand}.", { cities: cities.join(", ") || t("none"), hand })));
-    root.append(panel);
+    return panel;
   }
 }
 
