@@ -11,7 +11,6 @@ import { turnCue } from "./notify.js";
 import { RoomSocket } from "./socket.js";
 import { loadPlatform, t, tn } from "./i18n.js";
 import { languageSwitch } from "./language.js";
-import { storyCard } from "./story.js";
 import { GameMenu, Table } from "./table.js";
 import { assetUrl, h, tapTips, toast, uuid } from "./util.js";
 
@@ -27,7 +26,7 @@ function setFolded(node, folded) {
   node.querySelector(".notice-fold")?.setAttribute("aria-expanded", String(!folded));
 }
 /** A platform module the page needs only sometimes (the lobby, the replay player, the
- * coach, the notices form), loaded at its first use under its hashed name (issue 31: the
+ * coach, the notices form, the end screen's story), loaded at its first use under its hashed name (issue 31: the
  * first load of a game page carries none of them). */
 function later(name) {
   return import(new URL(assetUrl(`/static/js/${name}`), location.href).href);
@@ -816,10 +815,14 @@ class RoomPage {
         left.map((s) => t("{name} left the game; a bot played their seat to the end.", { name: s.name })).join(" ")));
     }
     // The game's story under the end screen (read once; not in a replay: it links to one).
+    // Its module comes at the first end screen (it is not on a game page's first load).
     if (view.status === "finished" && view.result && !this.replayMode) {
-      this.story ??= storyCard({ code: this.code, view, who: (seat) => this.who(seat),
-        lines: this.game.storyLines ? (seat, entries) => this.game.storyLines(seat, entries, view) : null });
-      this.parts.endgame.append(this.story);
+      if (this.story) this.parts.endgame.append(this.story);
+      else this.storyLoading ??= later("story.js").then(({ storyCard }) => {
+        this.story = storyCard({ code: this.code, view, who: (seat) => this.who(seat),
+          lines: this.game.storyLines ? (seat, entries) => this.game.storyLines(seat, entries, view) : null });
+        if (this.view?.status === "finished") this.parts.endgame.append(this.story);
+      });
     }
     this.panel.render({ view, busy: this.busy, send: (cmd) => this.send(cmd) });
     if (this.coached?.version === view.version) this.coach?.highlight(this.coached.action);

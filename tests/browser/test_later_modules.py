@@ -18,7 +18,7 @@ from tests.helpers.server import ServerProcess, module_server
 pytestmark = pytest.mark.slow
 
 # (options.js comes with a game whose lobby adds its own fields: a game module imports it)
-LATER = ("lobby", "replay", "coach", "notices")
+LATER = ("lobby", "replay", "coach", "notices", "story")
 
 
 server = module_server(FAST)
