@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
+from typing import Any
 
 from .. import actions as A
 from ..content import Content
@@ -56,8 +57,32 @@ class Ability:
     do: Do
 
 
+_USES: dict[tuple[Any, ...], Use] = {}  # one command per value: listings build none
+
+
+def _use(
+    cid: str,
+    a: str,
+    hero: str | None = None,
+    town: str | None = None,
+    slot: int | None = None,
+    good: str | None = None,
+    deed: int | None = None,
+    upgrade: str | None = None,
+    dark_market: bool | None = None,
+    gift: str | None = None,
+) -> Use:
+    """`Use(cid, a, ...)`, interned (companions, abilities and their choices are the
+    content's: the table stays small)."""
+    key = (cid, a, hero, town, slot, good, deed, upgrade, dark_market, gift)
+    cmd = _USES.get(key)
+    if cmd is None:
+        cmd = _USES[key] = Use(*key)
+    return cmd
+
+
 def _once(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
-    yield Use(cid, a)
+    yield _use(cid, a)
 
 
 def _fine(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -71,7 +96,7 @@ def _str(value: str | None) -> str:
 
 def _heroes(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for h in p.heroes:
-        yield Use(cid, a, hero=h)
+        yield _use(cid, a, hero=h)
 
 
 def _own_hero(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -80,7 +105,7 @@ def _own_hero(s: State, c: Content, p: Player, cmd: Use) -> str | None:
 
 def _towns(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for t in c.towns:
-        yield Use(cid, a, town=t)
+        yield _use(cid, a, town=t)
 
 
 def _stack(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -89,7 +114,7 @@ def _stack(s: State, c: Content, p: Player, cmd: Use) -> str | None:
 
 def _slots(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for i in range(4):
-        yield Use(cid, a, slot=i)
+        yield _use(cid, a, slot=i)
 
 
 def _inn_hero(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -108,7 +133,7 @@ def _take_hero(s: State, c: Content, p: Player, cmd: Use, ev: Events) -> None:
 def _goods_off_wheel(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for g in c.goods:
         if not s.market[g]:
-            yield Use(cid, a, good=g)
+            yield _use(cid, a, good=g)
 
 
 def _off_wheel(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -118,7 +143,7 @@ def _off_wheel(s: State, c: Content, p: Player, cmd: Use) -> str | None:
 
 def _goods(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for g in c.goods:
-        yield Use(cid, a, good=g)
+        yield _use(cid, a, good=g)
 
 
 def _a_good(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -131,7 +156,7 @@ def _gain_the_good(s: State, c: Content, p: Player, cmd: Use, ev: Events) -> Non
 
 def _ruins_goods(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for g in ruins_goods(c, s, 1):
-        yield Use(cid, a, good=g)
+        yield _use(cid, a, good=g)
 
 
 def _ruins_good(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -140,7 +165,7 @@ def _ruins_good(s: State, c: Content, p: Player, cmd: Use) -> str | None:
 
 def _deeds(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for d in DEED_PICKS:
-        yield Use(cid, a, deed=d)
+        yield _use(cid, a, deed=d)
 
 
 def _deed_ok(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -174,9 +199,9 @@ def _cosimo_ways(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[
     """Cosimo: an upgrade, or the dark market's next space (with its pick), for a hero."""
     for h in p.heroes:
         for u in s.upgrades_track:
-            yield Use(cid, a, upgrade=u, gift=h)
+            yield _use(cid, a, upgrade=u, gift=h)
         for town, deed in dark_market_picks(s, c, 1):
-            yield Use(cid, a, dark_market=True, town=town, deed=deed, gift=h)
+            yield _use(cid, a, dark_market=True, town=town, deed=deed, gift=h)
 
 
 def _cosimo_ok(s: State, c: Content, p: Player, cmd: Use) -> str | None:
