@@ -19,6 +19,7 @@ from .core import (
     Check,
     Events,
     Handler,
+    OneCommand,
     activation_check,
     err,
     intern,
@@ -191,13 +192,10 @@ def boost_abilities(c: Content, p: Player, ability: str) -> list[dict[str, Any]]
     ]
 
 
-class RerollTravel(Handler[A.RerollTravel]):
+class RerollTravel(OneCommand[A.RerollTravel]):
     """A caravan: spend a lantern to reroll the remaining travel dice."""
 
     cmd = A.RerollTravel
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.RerollTravel]:
-        yield intern(A.RerollTravel)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.RerollTravel) -> Check:
         pend = pending_choice(s, seat, "travel_die")
@@ -408,13 +406,10 @@ class DeliverHero(Handler[A.DeliverHero]):
         deliver_hero(s, c, s.players[seat], cmd.hero, ev)
 
 
-class DoneDelivering(Handler[A.DoneDelivering]):
+class DoneDelivering(OneCommand[A.DoneDelivering]):
     """Ends a visit's deliveries."""
 
     cmd = A.DoneDelivering
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.DoneDelivering]:
-        yield intern(A.DoneDelivering)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.DoneDelivering) -> Check:
         pend = pending_choice(s, seat, "deliver")

@@ -16,6 +16,7 @@ from .core import (
     Check,
     Events,
     Handler,
+    OneCommand,
     activation_check,
     err,
     intern,
@@ -47,13 +48,10 @@ from .gains import (
 # --- step 3: the districts ----------------------------------------------------------------------
 
 
-class Bazaar(Handler[A.Bazaar]):
+class Bazaar(OneCommand[A.Bazaar]):
     """The Great Bazaar: opens the visit (rotate, change a die, then buy)."""
 
     cmd = A.Bazaar
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Bazaar]:
-        yield intern(A.Bazaar)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Bazaar) -> Check:
         return activation_check(s, seat, "bazaar")
@@ -64,13 +62,10 @@ class Bazaar(Handler[A.Bazaar]):
         ev.append({"type": "activated", "seat": seat, "target": "bazaar"})
 
 
-class BazaarRotate(Handler[A.BazaarRotate]):
+class BazaarRotate(OneCommand[A.BazaarRotate]):
     """The Great Bazaar: rotate the wheel one space, once per visit."""
 
     cmd = A.BazaarRotate
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.BazaarRotate]:
-        yield intern(A.BazaarRotate)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.BazaarRotate) -> Check:
         pend = pending_choice(s, seat, "bazaar")

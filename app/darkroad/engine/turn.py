@@ -18,6 +18,7 @@ from .core import (
     Check,
     Events,
     Handler,
+    OneCommand,
     err,
     intern,
     roll,
@@ -41,13 +42,10 @@ def final_rounds(s: State) -> bool:
     return s.round in LAST_ROUNDS
 
 
-class ResetDice(Handler[A.ResetDice]):
+class ResetDice(OneCommand[A.ResetDice]):
     """Plan: reset the locked dice to 1/2/3 when all three match (ruling R4)."""
 
     cmd = A.ResetDice
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.ResetDice]:
-        yield A.ResetDice()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.ResetDice) -> Check:
         refused = turn_check(s, seat, PLAN)
@@ -264,14 +262,11 @@ def can_activate(s: State, c: Content, seat: int) -> bool:
     return False
 
 
-class EndTurn(Handler[A.EndTurn]):
+class EndTurn(OneCommand[A.EndTurn]):
     """Rest: dice back, market rerolled, cards refilled, the next seat (ruling R36: rules 2
     first asks for one activation, if any can be made)."""
 
     cmd = A.EndTurn
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.EndTurn]:
-        yield A.EndTurn()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.EndTurn) -> Check:
         refused = turn_check(s, seat, ACTIVATE)
