@@ -9,7 +9,7 @@ a hero) is the card's, checked and given by `UseCompanion` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -323,6 +323,12 @@ def _give(s: State, c: Content, p: Player, cmd: Use, ev: Events) -> None:
         s.decks["companions"].append(card.id)
 
 
+# The ways that read the content alone (never the state or the player): each
+# companion's are made once per pack.
+FIXED_WAYS = frozenset({_once, _towns, _slots, _goods, _deeds})
+_FIXED: dict[tuple[Any, ...], tuple[Use, ...]] = {}
+
+
 class UseCompanion(Handler[A.UseCompanion]):
     """A companion's ability on your own turn (ruling R20: between actions)."""
 
@@ -341,7 +347,16 @@ class UseCompanion(Handler[A.UseCompanion]):
                 if a in x["used"] or a in AT_THE_TRAVEL_DIE:
                     continue
                 entry = ABILITIES[a]
-                for way in entry.ways(s, c, p, x["id"], a):
+                ways: Iterable[Use]
+                if entry.ways in FIXED_WAYS:  # the content's alone: listed once
+                    key = (c, x["id"], a)
+                    fixed = _FIXED.get(key)
+                    if fixed is None:
+                        fixed = _FIXED[key] = tuple(entry.ways(s, c, p, x["id"], a))
+                    ways = fixed
+                else:
+                    ways = entry.ways(s, c, p, x["id"], a)
+                for way in ways:
                     if not gift_ok(p, card.gift, way.gift) and not entry.why_not(s, c, p, way):
                         out.append(way)
         return out
