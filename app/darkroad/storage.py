@@ -35,14 +35,21 @@ def areas(c: Content, p: Player) -> list[tuple[str, int, int]]:
     return out
 
 
+def _memo(c: Content, name: str) -> dict[Any, Any]:
+    """A table kept on the pack (no empty default built at each look, as `setdefault`
+    would: these are read for every piece of every placement test)."""
+    table: dict[Any, Any] | None = c.__dict__.get(name)
+    if table is None:
+        table = c.__dict__[name] = {}
+    return table
+
+
 def cells(c: Content, good: str, x: int, y: int, o: int) -> list[tuple[int, int]]:
     return [(x + dx, y + dy) for dx, dy in c.shapes[good][o]]
 
 
 def _grid_masks(c: Content, good: str, w: int, h: int) -> dict[tuple[int, int, int], int]:
-    cache: dict[tuple[str, int, int], dict[tuple[int, int, int], int]] = c.__dict__.setdefault(
-        "_grid_masks", {}
-    )
+    cache: dict[tuple[str, int, int], dict[tuple[int, int, int], int]] = _memo(c, "_grid_masks")
     key = (good, w, h)
     if key not in cache:
         cache[key] = {(x, y, o): m for m, x, y, o in _masks(c, good, w, h)}
@@ -101,9 +108,7 @@ def first_fit(c: Content, p: Player, good: str) -> Placement | None:
 
 def _masks(c: Content, good: str, w: int, h: int) -> list[tuple[int, int, int, int]]:
     """Every (mask, x, y, o) of `good` inside a w x h grid (bit y*w+x), cached on the pack."""
-    cache: dict[tuple[str, int, int], list[tuple[int, int, int, int]]] = c.__dict__.setdefault(
-        "_masks", {}
-    )
+    cache: dict[tuple[str, int, int], list[tuple[int, int, int, int]]] = _memo(c, "_masks")
     key = (good, w, h)
     if key not in cache:
         out = []
@@ -152,7 +157,7 @@ def _options(
     """Every place `repack` may try for `good` (each grid's masks, then each hero), and
     what its search reads of each (area index, mask): made once per pack and areas."""
     cache: dict[tuple[Any, ...], tuple[list[Option], list[tuple[int, int]]]]
-    cache = c.__dict__.setdefault("_repack_options", {})
+    cache = _memo(c, "_repack_options")
     key = (good, tuple(grids), tuple(heroes))
     found = cache.get(key)
     if found is None:

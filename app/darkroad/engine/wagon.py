@@ -40,7 +40,7 @@ def _area_cmds(c: Content, good: str, area: str, w: int, h: int) -> list[tuple[i
     """(mask, command) of every place of `good` in a w x h grid area, in the order of
     `storage.placements`: made once per pack."""
     cache: dict[tuple[str, str, int, int], list[tuple[int, A.PlaceGood]]]
-    cache = c.__dict__.setdefault("_place_cmds", {})
+    cache = st._memo(c, "_place_cmds")
     key = (good, area, w, h)
     found = cache.get(key)
     if found is None:
