@@ -2,8 +2,9 @@
 # Engine speed beside catanatron, in the same run: Merchants of Karanor and Merchants of
 # the Dark Road (random bots, 4 players), each against catanatron's actions per second.
 # Usage: bench/engine_speed.sh [GAMES]   (default 40; 3 runs each, medians compared)
-# Wall-clock rates give `ratio`; rates per second of each process's CPU time give
-# `ratio_cpu`, steadier when other work shares the machine.
+# Wall-clock rates give `ratio` and `darkroad_ratio`; rates per second of each process's
+# CPU time give `ratio_cpu` and `darkroad_ratio_cpu`, steadier when other work shares the
+# machine.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GAMES="${1:-40}"
@@ -27,6 +28,7 @@ darkroad = [r for r in rows if r.get("game") == "darkroad"]
 cat = statistics.median(r["actions_per_second"] for r in rows if "engine" in r)
 ours = statistics.median(r["commands_per_second"] for r in karanor)
 dark = statistics.median(r["commands_per_second"] for r in darkroad)
+dark_cpu = statistics.median(r["commands_per_cpu_second"] for r in darkroad)
 cat_cpu = statistics.median(r["actions_per_cpu_second"] for r in rows if "engine" in r)
 ours_cpu = statistics.median(r["commands_per_cpu_second"] for r in karanor)
 print(json.dumps({"catanatron_actions_per_second": cat, "karanor_commands_per_second": ours,
@@ -35,5 +37,7 @@ print(json.dumps({"catanatron_actions_per_second": cat, "karanor_commands_per_se
                   "karanor_commands_per_cpu_second": ours_cpu,
                   "ratio_cpu": round(ours_cpu / cat_cpu, 2),
                   "darkroad_commands_per_second": dark,
-                  "darkroad_ratio": round(dark / cat, 2)}))
+                  "darkroad_ratio": round(dark / cat, 2),
+                  "darkroad_commands_per_cpu_second": dark_cpu,
+                  "darkroad_ratio_cpu": round(dark_cpu / cat_cpu, 2)}))
 '

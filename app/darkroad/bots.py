@@ -10,6 +10,7 @@ quartz, illuminated dice), and for a move or a plan the best activation it reach
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Sequence
 
@@ -28,7 +29,12 @@ class RandomBot(kit.RandomBot):
     SKIP_END = 0.85
 
     def decide(self, s: State, seat: int, actions: Sequence[A.Command] | None = None) -> A.Command:
-        return super().decide(s, seat, E.legal_actions(s, seat) if actions is None else actions)
+        if actions is None:
+            actions = E.legal_actions(s, seat)
+        return kit.bots.pick(actions, _TYPE, self.rng, self.SKIP_END)  # the kit's `decide`
+
+
+_TYPE = operator.attrgetter("type")
 
 
 def _rounds_left(s: State) -> int:

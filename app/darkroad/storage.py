@@ -35,14 +35,21 @@ def areas(c: Content, p: Player) -> list[tuple[str, int, int]]:
     return out
 
 
+def _memo(c: Content, name: str) -> dict[Any, Any]:
+    """A table kept on the pack (no empty default built at each look, as `setdefault`
+    would: these are read for every piece of every placement test)."""
+    table: dict[Any, Any] | None = c.__dict__.get(name)
+    if table is None:
+        table = c.__dict__[name] = {}
+    return table
+
+
 def cells(c: Content, good: str, x: int, y: int, o: int) -> list[tuple[int, int]]:
     return [(x + dx, y + dy) for dx, dy in c.shapes[good][o]]
 
 
 def _grid_masks(c: Content, good: str, w: int, h: int) -> dict[tuple[int, int, int], int]:
-    cache: dict[tuple[str, int, int], dict[tuple[int, int, int], int]] = c.__dict__.setdefault(
-        "_grid_masks", {}
-    )
+    cache: dict[tuple[str, int, int], dict[tuple[int, int, int], int]] = _memo(c, "_grid_masks")
     key = (good, w, h)
     if key not in cache:
         cache[key] = {(x, y, o): m for m, x, y, o in _masks(c, good, w, h)}
@@ -101,9 +108,7 @@ def first_fit(c: Content, p: Player, good: str) -> Placement | None:
 
 def _masks(c: Content, good: str, w: int, h: int) -> list[tuple[int, int, int, int]]:
     """Every (mask, x, y, o) of `good` inside a w x h grid (bit y*w+x), cached on the pack."""
-    cache: dict[tuple[str, int, int], list[tuple[int, int, int, int]]] = c.__dict__.setdefault(
-        "_masks", {}
-    )
+    cache: dict[tuple[str, int, int], list[tuple[int, int, int, int]]] = _memo(c, "_masks")
     key = (good, w, h)
     if key not in cache:
         out = []
@@ -143,6 +148,29 @@ def repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
 _UNKNOWN: Any = object()
 
 
+Option = tuple[str, int, int, int, int, int]  # (area, area index, mask, x, y, o)
+
+
+def _options(
+    c: Content, good: str, grids: list[tuple[str, int, int]], heroes: list[str]
+) -> tuple[list[Option], list[tuple[int, int]]]:
+    """Every place `repack` may try for `good` (each grid's masks, then each hero), and
+    what its search reads of each (area index, mask): made once per pack and areas."""
+    cache: dict[tuple[Any, ...], tuple[list[Option], list[tuple[int, int]]]]
+    cache = _memo(c, "_repack_options")
+    key = (good, tuple(grids), tuple(heroes))
+    found = cache.get(key)
+    if found is None:
+        ng = len(grids)
+        opts: list[Option] = []
+        for ai, (a, w, h) in enumerate(grids):
+            opts += [(a, ai, m, x, y, o) for m, x, y, o in _masks(c, good, w, h)]
+        if good != "upgrade":
+            opts += [(a, ng + k, 0, 0, 0, 0) for k, a in enumerate(heroes)]
+        found = cache[key] = (opts, [(ai, m) for _a, ai, m, _x, _y, _o in opts])
+    return found
+
+
 def _repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
     """A layout holding every piece of `goods` (ids kept), found by backtracking, or None.
 
@@ -164,18 +192,12 @@ def _repack(c: Content, p: Player, goods: list[Piece]) -> list[Piece] | None:
     for i in range(n - 1, -1, -1):
         left[i] = left[i + 1] + size[order[i]["good"]]
     cells_total = sum(w * h for _, w, h in grids)
-    options: list[list[tuple[str, int, int, int, int, int]]] = []  # (area, ai, mask, x, y, o)
-    for q in order:
-        opts = []
-        for ai, (a, w, h) in enumerate(grids):
-            opts += [(a, ai, m, x, y, o) for m, x, y, o in _masks(c, q["good"], w, h)]
-        if q["good"] != "upgrade":
-            opts += [(a, ng + k, 0, 0, 0, 0) for k, a in enumerate(heroes)]
-        options.append(opts)
+    made = [_options(c, q["good"], grids, heroes) for q in order]
+    options = [opts for opts, _ in made]  # (area, ai, mask, x, y, o)
     same = [i > 0 and order[i - 1]["good"] == order[i]["good"] for i in range(n)]
     sizes = [size[q["good"]] for q in order]
     # What the search reads of each option: (area index, mask), in the options' order.
-    slim = [[(ai, m) for _a, ai, m, _x, _y, _o in opts] for opts in options]
+    slim = [reads for _, reads in made]
     occ = [0] * (ng + len(heroes))
     chosen: list[int] = [0] * n
     failed: set[tuple[int, int, tuple[int, ...]]] = set()

@@ -20,7 +20,9 @@ def reach(s: State, c: Content, p: Player, steps: int) -> dict[str, tuple[int, t
     sea = fx.sea_cost(c, p)
     # Gold beyond what `steps` crossings could cost changes nothing: cap it in the key.
     key = (p.position, steps, sea, min(p.gold, steps * sea))
-    cache = c.memo.setdefault("reach", {})
+    cache = c.memo.get("reach")
+    if cache is None:
+        cache = c.memo["reach"] = {}
     found = cache.get(key)
     if found is None:
         found = cache[key] = _reach(c, p.position, steps, sea, key[3])
@@ -53,7 +55,9 @@ def _reach(
 def sea_crossings(c: Content, start: str, path: tuple[str, ...]) -> int | None:
     """Sea routes taken walking `path` from `start`, or None if two steps are not
     adjacent. Remembered for walks of a Move's length (the listed paths)."""
-    memo = c.memo.setdefault("crossings", {})
+    memo = c.memo.get("crossings")
+    if memo is None:
+        memo = c.memo["crossings"] = {}
     key = (start, path)
     if key in memo:
         known: int | None = memo[key]
@@ -93,7 +97,9 @@ def move_listing(c: Content, p: Player, move_left: int, fresh: int, sea: int) ->
     `fresh` steps (0: no action left), sorted by destination. Cached like `reach()`; the
     gold is capped at what the longer of the two could cost."""
     key = (p.position, move_left, fresh, sea, min(p.gold, max(move_left, fresh) * sea))
-    cache = c.memo.setdefault("move_listing", {})
+    cache = c.memo.get("move_listing")
+    if cache is None:
+        cache = c.memo["move_listing"] = {}
     found = cache.get(key)
     if found is None:
         cont = _reach(c, p.position, move_left, sea, min(p.gold, move_left * sea))

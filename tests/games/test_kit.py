@@ -123,3 +123,35 @@ def test_a_game_from_before_the_kit_is_hosted_with_the_tools() -> None:
     with pytest.raises(ValueError):
         tooled.content_counts("base")
     assert all(isinstance(g, Game) for g in registry.games())
+
+
+def _pick_grouped(actions: list[Any], rng: Any, skip_end: float) -> Any:
+    """`kit.bots.pick` as it was (a list per type, grouped in a dict): the reference."""
+    by_type: dict[str, list[Any]] = {}
+    for a in actions:
+        by_type.setdefault(a[0], []).append(a)
+    kinds = sorted(by_type)
+    if "end_turn" in by_type and len(kinds) > 1 and rng.random() < skip_end:
+        kinds.remove("end_turn")
+    return rng.choice(by_type[rng.choice(kinds)])
+
+
+def test_pick_draws_as_the_grouping_policy_did() -> None:
+    """The random policy's choice and its draws are those of the policy that gathered
+    each type's commands in a list: grouped listings, scattered ones, single commands."""
+    import random
+
+    from app.games.kit.bots import pick
+
+    gen = random.Random(3)
+    types = ["end_turn", "move", "build", "work", "a", "z"]
+    for trial in range(3000):
+        n = gen.randint(1, 12)
+        actions = [(gen.choice(types[: gen.randint(1, 6)]), i) for i in range(n)]
+        if trial % 2:
+            actions.sort(key=lambda a: a[0])  # grouped, as listings come
+        skip = gen.choice([0.0, 0.8, 1.0])
+        r1, r2 = random.Random(trial), random.Random(trial)
+        for _ in range(3):
+            assert pick(actions, lambda a: a[0], r1, skip) == _pick_grouped(actions, r2, skip)
+        assert r1.getstate() == r2.getstate()

@@ -19,6 +19,7 @@ from .core import (
     Check,
     Events,
     Handler,
+    OneCommand,
     activation_check,
     err,
     intern,
@@ -67,7 +68,7 @@ class Caravan(Handler[A.Caravan]):
         for comp in (0, 1, 2, -1):
             for route in ROUTES:
                 for t in c.towns:
-                    yield A.Caravan(comp, route, t)
+                    yield intern(A.Caravan, comp, route, t)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Caravan) -> Check:
         refused = activation_check(s, seat, "excursions")
@@ -143,8 +144,8 @@ class Join(Handler[A.Join]):
     cmd = A.Join
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Join]:
-        yield A.Join(True)
-        yield A.Join(False)
+        yield intern(A.Join, True)
+        yield intern(A.Join, False)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Join) -> Check:
         pend = pending_choice(s, seat, "join")
@@ -191,13 +192,10 @@ def boost_abilities(c: Content, p: Player, ability: str) -> list[dict[str, Any]]
     ]
 
 
-class RerollTravel(Handler[A.RerollTravel]):
+class RerollTravel(OneCommand[A.RerollTravel]):
     """A caravan: spend a lantern to reroll the remaining travel dice."""
 
     cmd = A.RerollTravel
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.RerollTravel]:
-        yield A.RerollTravel()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.RerollTravel) -> Check:
         pend = pending_choice(s, seat, "travel_die")
@@ -235,7 +233,7 @@ class TakeTravelDie(Handler[A.TakeTravelDie]):
             if cat:
                 twins += values if rules(s) >= 2 else [v]
             for whisper, boost, twin in product(whispers, boosts, twins):
-                yield A.TakeTravelDie(v, whisper, boost, twin)
+                yield intern(A.TakeTravelDie, v, whisper, boost, twin)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.TakeTravelDie) -> Check:
         pend = pending_choice(s, seat, "travel_die")
@@ -309,7 +307,7 @@ class Visit(Handler[A.Visit]):
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Visit]:
         if s.travel and s.pending and s.pending[0]["kind"] == "visit":
             for town in _visit_options(s, c, seat):
-                yield A.Visit(town)
+                yield intern(A.Visit, town)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Visit) -> Check:
         pend = pending_choice(s, seat, "visit")
@@ -348,7 +346,7 @@ class DeliverCommission(Handler[A.DeliverCommission]):
         for k in p.commissions:
             if c.commission[k].town == s.pending[0]["town"]:
                 for ids in request_candidates(p, c.commission[k].requests):
-                    yield A.DeliverCommission(k, ids)
+                    yield intern(A.DeliverCommission, k, ids)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.DeliverCommission) -> Check:
         pend = pending_choice(s, seat, "deliver")
@@ -392,7 +390,7 @@ class DeliverHero(Handler[A.DeliverHero]):
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.DeliverHero]:
         for h in s.players[seat].heroes:
-            yield A.DeliverHero(h)
+            yield intern(A.DeliverHero, h)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.DeliverHero) -> Check:
         pend = pending_choice(s, seat, "deliver")
@@ -408,13 +406,10 @@ class DeliverHero(Handler[A.DeliverHero]):
         deliver_hero(s, c, s.players[seat], cmd.hero, ev)
 
 
-class DoneDelivering(Handler[A.DoneDelivering]):
+class DoneDelivering(OneCommand[A.DoneDelivering]):
     """Ends a visit's deliveries."""
 
     cmd = A.DoneDelivering
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.DoneDelivering]:
-        yield A.DoneDelivering()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.DoneDelivering) -> Check:
         pend = pending_choice(s, seat, "deliver")
@@ -433,8 +428,8 @@ class Fortune(Handler[A.Fortune]):
     cmd = A.Fortune
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Fortune]:
-        yield A.Fortune("die")
-        yield A.Fortune("coins")
+        yield intern(A.Fortune, "die")
+        yield intern(A.Fortune, "coins")
         for d in DEED_PICKS:
             yield A.Fortune("deed", deed=d)
         for u in s.upgrades_track:
@@ -482,7 +477,7 @@ class ChooseSteed(Handler[A.ChooseSteed]):
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.ChooseSteed]:
         for x in s.unused_steeds:
-            yield A.ChooseSteed(x)
+            yield intern(A.ChooseSteed, x)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.ChooseSteed) -> Check:
         pend = pending_choice(s, seat, "choose_steed")

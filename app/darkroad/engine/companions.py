@@ -9,8 +9,9 @@ a hero) is the card's, checked and given by `UseCompanion` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
+from typing import Any
 
 from .. import actions as A
 from ..content import Content
@@ -56,8 +57,32 @@ class Ability:
     do: Do
 
 
+_USES: dict[tuple[Any, ...], Use] = {}  # one command per value: listings build none
+
+
+def _use(
+    cid: str,
+    a: str,
+    hero: str | None = None,
+    town: str | None = None,
+    slot: int | None = None,
+    good: str | None = None,
+    deed: int | None = None,
+    upgrade: str | None = None,
+    dark_market: bool | None = None,
+    gift: str | None = None,
+) -> Use:
+    """`Use(cid, a, ...)`, interned (companions, abilities and their choices are the
+    content's: the table stays small)."""
+    key = (cid, a, hero, town, slot, good, deed, upgrade, dark_market, gift)
+    cmd = _USES.get(key)
+    if cmd is None:
+        cmd = _USES[key] = Use(*key)
+    return cmd
+
+
 def _once(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
-    yield Use(cid, a)
+    yield _use(cid, a)
 
 
 def _fine(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -71,7 +96,7 @@ def _str(value: str | None) -> str:
 
 def _heroes(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for h in p.heroes:
-        yield Use(cid, a, hero=h)
+        yield _use(cid, a, hero=h)
 
 
 def _own_hero(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -80,7 +105,7 @@ def _own_hero(s: State, c: Content, p: Player, cmd: Use) -> str | None:
 
 def _towns(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for t in c.towns:
-        yield Use(cid, a, town=t)
+        yield _use(cid, a, town=t)
 
 
 def _stack(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -89,7 +114,7 @@ def _stack(s: State, c: Content, p: Player, cmd: Use) -> str | None:
 
 def _slots(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for i in range(4):
-        yield Use(cid, a, slot=i)
+        yield _use(cid, a, slot=i)
 
 
 def _inn_hero(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -108,7 +133,7 @@ def _take_hero(s: State, c: Content, p: Player, cmd: Use, ev: Events) -> None:
 def _goods_off_wheel(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for g in c.goods:
         if not s.market[g]:
-            yield Use(cid, a, good=g)
+            yield _use(cid, a, good=g)
 
 
 def _off_wheel(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -118,7 +143,7 @@ def _off_wheel(s: State, c: Content, p: Player, cmd: Use) -> str | None:
 
 def _goods(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for g in c.goods:
-        yield Use(cid, a, good=g)
+        yield _use(cid, a, good=g)
 
 
 def _a_good(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -131,7 +156,7 @@ def _gain_the_good(s: State, c: Content, p: Player, cmd: Use, ev: Events) -> Non
 
 def _ruins_goods(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for g in ruins_goods(c, s, 1):
-        yield Use(cid, a, good=g)
+        yield _use(cid, a, good=g)
 
 
 def _ruins_good(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -140,7 +165,7 @@ def _ruins_good(s: State, c: Content, p: Player, cmd: Use) -> str | None:
 
 def _deeds(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[Use]:
     for d in DEED_PICKS:
-        yield Use(cid, a, deed=d)
+        yield _use(cid, a, deed=d)
 
 
 def _deed_ok(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -174,9 +199,9 @@ def _cosimo_ways(s: State, c: Content, p: Player, cid: str, a: str) -> Iterator[
     """Cosimo: an upgrade, or the dark market's next space (with its pick), for a hero."""
     for h in p.heroes:
         for u in s.upgrades_track:
-            yield Use(cid, a, upgrade=u, gift=h)
+            yield _use(cid, a, upgrade=u, gift=h)
         for town, deed in dark_market_picks(s, c, 1):
-            yield Use(cid, a, dark_market=True, town=town, deed=deed, gift=h)
+            yield _use(cid, a, dark_market=True, town=town, deed=deed, gift=h)
 
 
 def _cosimo_ok(s: State, c: Content, p: Player, cmd: Use) -> str | None:
@@ -298,6 +323,12 @@ def _give(s: State, c: Content, p: Player, cmd: Use, ev: Events) -> None:
         s.decks["companions"].append(card.id)
 
 
+# The ways that read the content alone (never the state or the player): each
+# companion's are made once per pack.
+FIXED_WAYS = frozenset({_once, _towns, _slots, _goods, _deeds})
+_FIXED: dict[tuple[Any, ...], tuple[Use, ...]] = {}
+
+
 class UseCompanion(Handler[A.UseCompanion]):
     """A companion's ability on your own turn (ruling R20: between actions)."""
 
@@ -316,7 +347,16 @@ class UseCompanion(Handler[A.UseCompanion]):
                 if a in x["used"] or a in AT_THE_TRAVEL_DIE:
                     continue
                 entry = ABILITIES[a]
-                for way in entry.ways(s, c, p, x["id"], a):
+                ways: Iterable[Use]
+                if entry.ways in FIXED_WAYS:  # the content's alone: listed once
+                    key = (c, x["id"], a)
+                    fixed = _FIXED.get(key)
+                    if fixed is None:
+                        fixed = _FIXED[key] = tuple(entry.ways(s, c, p, x["id"], a))
+                    ways = fixed
+                else:
+                    ways = entry.ways(s, c, p, x["id"], a)
+                for way in ways:
                     if not gift_ok(p, card.gift, way.gift) and not entry.why_not(s, c, p, way):
                         out.append(way)
         return out

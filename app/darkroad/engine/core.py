@@ -3,6 +3,7 @@ the gate helpers and the `Handler` base (the kit's, typed for the Dark Road)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Final, TypeVar
 
 from app.games import kit, rng
@@ -126,6 +127,27 @@ class Handler(kit.Handler[State, Content, K]):
     at every state of many games that an override equals the candidates passing `check`)."""
 
     cmd: type[K]
+
+
+_ONLY: dict[type[Any], Any] = {}  # each command type without fields: its one command
+
+
+class OneCommand(Handler[K]):
+    """A command without fields: its one candidate, listed when its check passes (no
+    generator, no new command: the default listing's answer, straight)."""
+
+    def only(self) -> K:
+        cmd: K | None = _ONLY.get(self.cmd)
+        if cmd is None:
+            cmd = _ONLY[self.cmd] = self.cmd()
+        return cmd
+
+    def candidates(self, s: State, c: Content, seat: int) -> Iterator[K]:
+        yield self.only()
+
+    def listing(self, s: State, c: Content, seat: int) -> tuple[K, ...]:
+        cmd = self.only()
+        return (cmd,) if self.check(s, c, seat, cmd) is None else ()
 
 
 # Filled by `dispatch`: every handler by command type (R36's `can_activate` reads it).

@@ -16,6 +16,7 @@ from .core import (
     Check,
     Events,
     Handler,
+    OneCommand,
     activation_check,
     err,
     intern,
@@ -47,13 +48,10 @@ from .gains import (
 # --- step 3: the districts ----------------------------------------------------------------------
 
 
-class Bazaar(Handler[A.Bazaar]):
+class Bazaar(OneCommand[A.Bazaar]):
     """The Great Bazaar: opens the visit (rotate, change a die, then buy)."""
 
     cmd = A.Bazaar
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Bazaar]:
-        yield A.Bazaar()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Bazaar) -> Check:
         return activation_check(s, seat, "bazaar")
@@ -64,13 +62,10 @@ class Bazaar(Handler[A.Bazaar]):
         ev.append({"type": "activated", "seat": seat, "target": "bazaar"})
 
 
-class BazaarRotate(Handler[A.BazaarRotate]):
+class BazaarRotate(OneCommand[A.BazaarRotate]):
     """The Great Bazaar: rotate the wheel one space, once per visit."""
 
     cmd = A.BazaarRotate
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.BazaarRotate]:
-        yield A.BazaarRotate()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.BazaarRotate) -> Check:
         pend = pending_choice(s, seat, "bazaar")
@@ -106,7 +101,7 @@ class BazaarChange(Handler[A.BazaarChange]):
         for src in c.goods:
             if s.market[src]:
                 for g in c.goods:
-                    yield A.BazaarChange(src, g)
+                    yield intern(A.BazaarChange, src, g)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.BazaarChange) -> Check:
         pend = pending_choice(s, seat, "bazaar")
@@ -175,7 +170,7 @@ class BazaarBuy(Handler[A.BazaarBuy]):
             for combo in combinations(avail, k):
                 if combo not in seen:
                     seen.add(combo)
-                    yield A.BazaarBuy(combo)
+                    yield intern(A.BazaarBuy, combo)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.BazaarBuy) -> Check:
         pend = pending_choice(s, seat, "bazaar")
@@ -210,7 +205,7 @@ class TakeCommission(Handler[A.TakeCommission]):
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.TakeCommission]:
         for t in c.towns:
-            yield A.TakeCommission(t)
+            yield intern(A.TakeCommission, t)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.TakeCommission) -> Check:
         refused = activation_check(s, seat, "commissions")
@@ -241,7 +236,7 @@ class DarkMarket(Handler[A.DarkMarket]):
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.DarkMarket]:
         for steps in range(1, 5):
             for town, deed in dark_market_picks(s, c, steps):
-                yield A.DarkMarket(steps, town, deed)
+                yield intern(A.DarkMarket, steps, town, deed)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.DarkMarket) -> Check:
         refused = activation_check(s, seat, "dark_market")
@@ -310,7 +305,7 @@ class Inn(Handler[A.Inn]):
         for i, h in enumerate(s.inn):
             if h:
                 for ids in request_candidates(p, c.hero[h].requests):
-                    yield A.Inn(i, ids)
+                    yield intern(A.Inn, i, ids)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Inn) -> Check:
         refused = activation_check(s, seat, "inn")
@@ -370,7 +365,7 @@ class Ruins(Handler[A.Ruins]):
         p = s.players[seat]
         for steps in range(1, 2 + len(p.heroes)):
             for g in ruins_goods(c, s, steps):
-                yield A.Ruins(steps, g)
+                yield intern(A.Ruins, steps, g)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Ruins) -> Check:
         again = bool(s.pending) and s.pending[0]["kind"] == "ruins_again"
@@ -407,8 +402,8 @@ class RuinsDie(Handler[A.RuinsDie]):
     cmd = A.RuinsDie
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.RuinsDie]:
-        yield A.RuinsDie(True)
-        yield A.RuinsDie(False)
+        yield intern(A.RuinsDie, True)
+        yield intern(A.RuinsDie, False)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.RuinsDie) -> Check:
         pend = pending_choice(s, seat, "ruins_die")
@@ -436,7 +431,7 @@ class TakeHero(Handler[A.TakeHero]):
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.TakeHero]:
         for i in (-1, 0, 1, 2, 3):
-            yield A.TakeHero(i)
+            yield intern(A.TakeHero, i)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.TakeHero) -> Check:
         pend = pending_choice(s, seat, "take_hero")

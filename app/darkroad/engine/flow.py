@@ -92,7 +92,8 @@ def settle(s: State, c: Content, ev: Events) -> None:
                 gain_resource(s, p, kind, inventory_slots(c, p) - p.quartz - p.horseshoes, ev)
     if front:
         s.pending[0:0] = front
-    advance(s, c, ev)
+    if s.travel is not None:  # `advance` moves nothing else
+        advance(s, c, ev)
     if s.phase == SETUP and not s.pending:
         s.phase = PLAY
         s.step = PLAN

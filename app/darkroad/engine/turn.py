@@ -3,7 +3,8 @@ and 4 Rest (`end_turn`, the upkeep, the next seat, the final travel's start)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .. import actions as A
 from ..content import Content
@@ -17,6 +18,7 @@ from .core import (
     Check,
     Events,
     Handler,
+    OneCommand,
     err,
     intern,
     roll,
@@ -40,13 +42,10 @@ def final_rounds(s: State) -> bool:
     return s.round in LAST_ROUNDS
 
 
-class ResetDice(Handler[A.ResetDice]):
+class ResetDice(OneCommand[A.ResetDice]):
     """Plan: reset the locked dice to 1/2/3 when all three match (ruling R4)."""
 
     cmd = A.ResetDice
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.ResetDice]:
-        yield A.ResetDice()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.ResetDice) -> Check:
         refused = turn_check(s, seat, PLAN)
@@ -78,14 +77,38 @@ def _plan_options(s: State, c: Content, p: Player, slot: int) -> list[str | None
     return ["coins", "rotate"]
 
 
+_PLANS: dict[tuple[Any, ...], tuple[A.Plan, ...]] = {}  # `Plan.listing`'s, by its question
+_PLANS_MAX = 4096  # emptied past this
+
+
 class Plan(Handler[A.Plan]):
     """Plan: bump a locked die with a reserve die and take that slot's special action."""
 
     cmd = A.Plan
 
-    def listing(self, s: State, c: Content, seat: int) -> list[A.Plan]:
+    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.Plan]:
+        """The candidates whose locked slot holds a die, remembered by what `candidates`
+        and that test read: the reserve's values, the illuminated values (rules 2), the
+        last rounds, the slot upgrades, which slots are empty."""
         p = s.players[seat]
-        return [x for x in self.candidates(s, c, seat) if p.locked[x.slot - 1] is not None]
+        key = (
+            c,
+            tuple(sorted(set(p.reserve))) if p.reserve else (None,),
+            tuple(sorted(set(p.special))) if rules(s) >= 2 else (None,),
+            bool(p.special),
+            final_rounds(s),
+            upgrade_kind(c, p, "slot2"),
+            upgrade_kind(c, p, "slot3"),
+            *[d is None for d in p.locked],
+        )
+        found = _PLANS.get(key)
+        if found is None:
+            if len(_PLANS) >= _PLANS_MAX:
+                _PLANS.clear()
+            found = _PLANS[key] = tuple(
+                x for x in self.candidates(s, c, seat) if p.locked[x.slot - 1] is not None
+            )
+        return found
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Plan]:
         p = s.players[seat]
@@ -239,14 +262,11 @@ def can_activate(s: State, c: Content, seat: int) -> bool:
     return False
 
 
-class EndTurn(Handler[A.EndTurn]):
+class EndTurn(OneCommand[A.EndTurn]):
     """Rest: dice back, market rerolled, cards refilled, the next seat (ruling R36: rules 2
     first asks for one activation, if any can be made)."""
 
     cmd = A.EndTurn
-
-    def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.EndTurn]:
-        yield A.EndTurn()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.EndTurn) -> Check:
         refused = turn_check(s, seat, ACTIVATE)

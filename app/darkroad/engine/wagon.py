@@ -36,6 +36,35 @@ def _place_cmd(where: st.Placement) -> A.PlaceGood:
     return A.PlaceGood(*where)
 
 
+def _area_cmds(c: Content, good: str, area: str, w: int, h: int) -> list[tuple[int, A.PlaceGood]]:
+    """(mask, command) of every place of `good` in a w x h grid area, in the order of
+    `storage.placements`: made once per pack."""
+    cache: dict[tuple[str, str, int, int], list[tuple[int, A.PlaceGood]]]
+    cache = st._memo(c, "_place_cmds")
+    key = (good, area, w, h)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = [
+            (m, _place_cmd((area, x, y, o))) for m, x, y, o in st._masks(c, good, w, h)
+        ]
+    return found
+
+
+def _placed(c: Content, p: Player, good: str) -> list[A.PlaceGood]:
+    """`storage.placements` as commands: each grid area's places filtered by its
+    occupancy in one pass, no placement tuple built."""
+    out: list[A.PlaceGood] = []
+    pieces = p.pieces
+    for area, w, h in st.areas(c, p):
+        if area.startswith(st.HERO):
+            if good != "upgrade" and not any(q["area"] == area for q in pieces):
+                out.append(_place_cmd((area, 0, 0, 0)))
+            continue
+        occ = st._occupied(c, pieces, area, w, h, None)
+        out += [cmd for m, cmd in _area_cmds(c, good, area, w, h) if not m & occ]
+    return out
+
+
 class PlaceGood(Handler[A.PlaceGood]):
     """Store the first incoming good where the command says, or anywhere it fits."""
 
@@ -43,8 +72,7 @@ class PlaceGood(Handler[A.PlaceGood]):
 
     def listing(self, s: State, c: Content, seat: int) -> list[A.PlaceGood]:
         p = s.players[seat]
-        good = p.incoming[0]["good"]
-        explicit = [_place_cmd(w) for w in st.placements(c, p, good)]
+        explicit = _placed(c, p, p.incoming[0]["good"])
         if explicit or _auto_layout(c, p):
             return [AUTO_PLACE, *explicit]
         return []

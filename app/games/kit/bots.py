@@ -55,7 +55,18 @@ def pick(
     """The random player's policy: uniform over command types first, then over the
     commands of that type, so that a hundred move destinations don't drown the other
     actions; `end_turn` dropped `skip_end` of the time when something else is possible.
-    `kind` reads a command's type (a command value, or its JSON form for clients)."""
+    `kind` reads a command's type (a command value, or its JSON form for clients).
+
+    The draws are exactly `rng.choice` of the types, then of the chosen type's commands
+    (`Random.choice(seq)` is `seq[rng._randbelow(len(seq))]`, called here directly: a
+    choice among one still draws); `tests/games/test_kit.py` holds the reference."""
+    if not actions:
+        raise IndexError("no action to pick")
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    if len(actions) == 1:
+        below(1)  # the one type
+        below(1)  # its one command
+        return actions[0]
     by_type: dict[str, list[T]] = {}
     for k, run in itertools.groupby(actions, kind):  # listings come grouped by type
         same = by_type.get(k)
@@ -63,10 +74,14 @@ def pick(
             by_type[k] = list(run)
         else:
             same.extend(run)
+    if len(by_type) == 1:
+        below(1)
+        return actions[below(len(actions))]
     kinds = sorted(by_type)
-    if "end_turn" in by_type and len(kinds) > 1 and rng.random() < skip_end:
+    if "end_turn" in by_type and rng.random() < skip_end:
         kinds.remove("end_turn")
-    return rng.choice(by_type[rng.choice(kinds)])
+    same = by_type[kinds[below(len(kinds))]]
+    return same[below(len(same))]
 
 
 _TYPE = operator.attrgetter("type")

@@ -121,6 +121,7 @@ class Rules(Generic[S, C]):
         self.commands = commands
         self.packs = packs
         self._listers: dict[tuple[str, ...], tuple[Any, ...]] = {}
+        self._packs_known = packs._known  # `packs.of` without its call, on the hot paths
 
     # --- what a game fills in ----------------------------------------------------------
 
@@ -154,7 +155,9 @@ class Rules(Generic[S, C]):
 
     def legal_actions(self, s: S, seat: int) -> list[Command]:
         """Every complete command `seat` may send now (free-form ones excepted)."""
-        c = self.packs.of(s.content)
+        c = self._packs_known.get(s.content)
+        if c is None:
+            c = self.packs.of(s.content)
         kinds = self.kinds(s, c, seat)
         if not kinds:
             return []
@@ -163,7 +166,7 @@ class Rules(Generic[S, C]):
             listers = self._listers[kinds] = tuple(self.handlers[k].listing for k in kinds)
         out: list[Command] = []
         for listing in listers:
-            out.extend(listing(s, c, seat))
+            out += listing(s, c, seat)
         return out
 
     def check(self, s: S, seat: int, cmd: Command) -> Check:
@@ -191,7 +194,9 @@ class Rules(Generic[S, C]):
         h = self.handlers.get(cmd.type)
         if h is None:
             raise err("unknown_command", f"unknown command type {cmd.type!r}")
-        c = self.packs.of(s.content)
+        c = self._packs_known.get(s.content)
+        if c is None:
+            c = self.packs.of(s.content)
         # `_check` inline: this is the hottest path of every game and every search
         refused = self.gate(s, seat, cmd.type) if h.gated else None
         if refused is None:
