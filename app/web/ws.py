@@ -181,6 +181,7 @@ async def _serve(
     idle = settings.ws_idle_seconds or None
     try:
         await service.connect(conn)
+        _forget_handshake(websocket)
         while not conn.closing:
             try:
                 # asyncio.timeout, not wait_for: wait_for wraps the receive in one more
@@ -210,6 +211,16 @@ async def _serve(
         log.exception("socket of room %s failed", caller.code)
     finally:
         await service.disconnect(conn)
+
+
+def _forget_handshake(websocket: WebSocket) -> None:
+    """The upgrade request's headers (and the query's parsed form) are read only while
+    the socket opens (origin, host, seat cookie, client address, token): an idle socket
+    need not keep them, ~1-2 KB with a browser's cookies (docs/perf-sockets-cold-bots.md).
+    The ASGI scope's `headers` becomes empty; nothing reads it afterwards."""
+    websocket.scope["headers"] = []
+    for cached in ("_headers", "_query_params"):
+        websocket.__dict__.pop(cached, None)
 
 
 async def _authorise(service: RoomService, caller: Caller, token: str | None) -> Caller:
