@@ -71,9 +71,9 @@ class Sender:
         self._slots = asyncio.Semaphore(PARALLEL)
 
     def start(self) -> None:
-        addresses._no_redirects()
-        if self.vapid is not None:
-            import pywebpush  # noqa: F401  (loaded now, not on the first notice's clock)
+        # requests and pywebpush (with aiohttp and urllib3 under it: ~13 MB of a serving
+        # process's memory, docs/perf-sockets-cold-bots.md) are loaded by the first
+        # delivery, in its worker thread (`_send_once`), not here.
         if self._worker is None:
             self._worker = asyncio.create_task(self._work(), name="notices")
 
@@ -138,6 +138,7 @@ class Sender:
     def _send_once(self, target: Target, notice: Notice) -> tuple[str, str]:
         """One try, in a worker thread: (outcome, failure code)."""
         try:
+            addresses._no_redirects()  # before the HTTP libraries' first call (idempotent)
             if target.kind == addresses.WEB_PUSH:
                 return self._web_push(target, notice)
             return self._apprise(target, notice)

@@ -129,6 +129,20 @@ class Flag:
 
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    # uvicorn's protocol sets ~40 attributes: past 30, Python 3.11 gives an instance a
+    # dict of its own (~1.6 KB a socket) instead of sharing its class's keys. In slots
+    # they take 8 bytes each (docs/perf-sockets-cold-bots.md). An attribute a later
+    # uvicorn adds, not named here, goes to the instance's `__dict__` as before.
+    __slots__ = (
+        "app", "app_state", "asgi_version", "client", "close_sent", "close_timeout",
+        "close_timer", "config", "conn", "connections", "curr_msg_data_type",
+        "default_headers", "disconnected", "frames", "handshake_complete",
+        "handshake_initiated", "initial_response", "last_ping_rtt", "logger", "loop",
+        "pending_ping_payload", "ping_interval", "ping_sent_at", "ping_timeout",
+        "ping_timer", "pong_timer", "queue", "read_paused", "request", "response",
+        "root_path", "scheme", "scope", "server", "tasks", "transport", "writable",
+    )  # fmt: skip
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]

@@ -184,9 +184,14 @@ def current(
         return views.lobby_view(room, viewer, row.options), 0
     live = sync(conn, room, game_row.id, game_row.version, wanted, out)
     cached = viewer in live.views
+    public = live.public
     data = views.view_bytes(room, live, viewer)
     if not cached:
         # A socket's first view (or a resync) is its own: kept in `live.views` it would
         # stay with every idle room until the next version (~4-16 KB per seat).
         del live.views[viewer]
+        if live.public is not public:
+            # So is the game's public part built for it (~6-9 KB per room; ~45 us to
+            # build again): no version's push has needed it yet.
+            live.public = None
     return data, live.version

@@ -18,6 +18,7 @@ Security (docs/security.md):
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -100,18 +101,22 @@ async def _drain(websocket: WebSocket, timeout: float = 5.0) -> None:
                     return
 
 
-async def room_socket_route(websocket: WebSocket) -> None:
+def room_socket_route(websocket: WebSocket) -> Awaitable[None]:
     """The route's endpoint, a plain Starlette one: FastAPI's dependency injection would
     keep two exit stacks and its frames alive for as long as each socket is open (~3 KB
-    of memory per idle socket); the path's code and the query's token are read here."""
+    of memory per idle socket); the path's code and the query's token are read here. A
+    plain function handing over `room_socket`'s coroutine: one frame fewer per socket."""
     token = websocket.query_params.get("token")
     patches = websocket.query_params.get("patches") in ("1", "true")
-    await room_socket(websocket, websocket.path_params["code"], token, patches)
+    return room_socket(websocket, websocket.path_params["code"], token, patches)
 
 
 async def room_socket(
     websocket: WebSocket, code: str, token: str | None = None, patches: bool = False
 ) -> None:
+    """One socket from its upgrade to its end, in one coroutine: an idle socket keeps
+    this frame alive (and those it awaits), so opening, limits, authentication and the
+    receive loop are not split across nested coroutines (~300 B each a socket)."""
     if not origin_allowed(websocket):
         await websocket.close(code=CLOSE_POLICY, reason="origin not allowed")
         return
@@ -122,94 +127,87 @@ async def room_socket(
     await websocket.accept()
     metrics.socket_opened()
     try:
-        await _room_socket(websocket, code, token, service, settings, limits, address, patches)
+        if not limits.per_ip.acquire(address):
+            await _refuse(
+                websocket, "too_many_sockets", "too many sockets from here", CLOSE_TOO_MANY
+            )
+            return
+        seat_key: tuple[str, int] | None = None
+        try:
+            token = token or device.token_for(websocket, settings, code)
+            try:
+                caller = await service.authenticate(code, token)
+            except PlatformError as error:
+                await _refuse(websocket, error.code, error.message, 4000 + error.status)
+                return
+            seat = caller.seat
+            if seat is not None:
+                if not limits.per_seat.acquire((code, seat.id)):
+                    await _refuse(
+                        websocket,
+                        "too_many_sockets",
+                        f"at most {settings.max_sockets_per_seat} sockets per seat",
+                        CLOSE_TOO_MANY,
+                    )
+                    return
+                seat_key = (code, seat.id)
+            else:
+                token = None  # a spectator's messages are not authorised again
+            # The socket, served.
+            conn = Connection(websocket, caller.code, seat.id if seat else None)
+            conn.patches = patches
+            limiter = RateLimiter(settings.ws_message_rate, settings.ws_message_burst, max_keys=1)
+            idle = settings.ws_idle_seconds or None
+            try:
+                await service.connect(conn)
+                _forget_handshake(websocket)
+                while not conn.closing:
+                    try:
+                        # asyncio.timeout, not wait_for: wait_for wraps the receive in one
+                        # more task per message, held by every idle socket (memory).
+                        async with asyncio.timeout(idle):
+                            message = await websocket.receive()
+                    except TimeoutError:
+                        conn.send(error_message(None, "idle", "no message for too long; reconnect"))
+                        conn.close(CLOSE_IDLE)
+                        break
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    text = message.get("text")
+                    if text is None:  # a binary frame: taken if UTF-8 (some clients send bytes)
+                        try:
+                            text = (message.get("bytes") or b"").decode("utf-8")
+                        except UnicodeDecodeError:
+                            text = None
+                    if text is None:
+                        _refuse_message(
+                            conn, limiter, None, "bad_message", "a message is UTF-8 JSON"
+                        )
+                    else:
+                        await _handle(service, caller, conn, text, token, limiter)
+                await _drain(websocket)
+            except WebSocketDisconnect:
+                pass
+            except Exception:
+                log.exception("socket of room %s failed", caller.code)
+            finally:
+                await service.disconnect(conn)
+        finally:
+            limits.per_ip.release(address)
+            if seat_key is not None:
+                limits.per_seat.release(seat_key)
     finally:
         metrics.socket_closed()
 
 
-async def _room_socket(
-    websocket: WebSocket,
-    code: str,
-    token: str | None,
-    service: RoomService,
-    settings: Settings,
-    limits: SocketLimits,
-    address: str,
-    patches: bool = False,
-) -> None:
-    if not limits.per_ip.acquire(address):
-        await _refuse(websocket, "too_many_sockets", "too many sockets from here", CLOSE_TOO_MANY)
-        return
-    seat_key: tuple[str, int] | None = None
-    try:
-        token = token or device.token_for(websocket, settings, code)
-        try:
-            caller = await service.authenticate(code, token)
-        except PlatformError as error:
-            await _refuse(websocket, error.code, error.message, 4000 + error.status)
-            return
-        seat = caller.seat
-        if seat is not None:
-            if not limits.per_seat.acquire((code, seat.id)):
-                await _refuse(
-                    websocket,
-                    "too_many_sockets",
-                    f"at most {settings.max_sockets_per_seat} sockets per seat",
-                    CLOSE_TOO_MANY,
-                )
-                return
-            seat_key = (code, seat.id)
-        await _serve(websocket, service, settings, caller, token if seat else None, patches)
-    finally:
-        limits.per_ip.release(address)
-        if seat_key is not None:
-            limits.per_seat.release(seat_key)
-
-
-async def _serve(
-    websocket: WebSocket,
-    service: RoomService,
-    settings: Settings,
-    caller: Caller,
-    token: str | None,
-    patches: bool = False,
-) -> None:
-    seat = caller.seat
-    conn = Connection(websocket, caller.code, seat.id if seat else None)
-    conn.patches = patches
-    limiter = RateLimiter(settings.ws_message_rate, settings.ws_message_burst, max_keys=1)
-    idle = settings.ws_idle_seconds or None
-    try:
-        await service.connect(conn)
-        while not conn.closing:
-            try:
-                # asyncio.timeout, not wait_for: wait_for wraps the receive in one more
-                # task per message, held by every idle socket (memory).
-                async with asyncio.timeout(idle):
-                    message = await websocket.receive()
-            except TimeoutError:
-                conn.send(error_message(None, "idle", "no message for too long; reconnect"))
-                conn.close(CLOSE_IDLE)
-                break
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            if text is None:  # a binary frame: taken if it is UTF-8 (some clients send bytes)
-                try:
-                    text = (message.get("bytes") or b"").decode("utf-8")
-                except UnicodeDecodeError:
-                    text = None
-            if text is None:
-                _refuse_message(conn, limiter, None, "bad_message", "a message is UTF-8 JSON")
-            else:
-                await _handle(service, caller, conn, text, token, limiter)
-        await _drain(websocket)
-    except WebSocketDisconnect:
-        pass
-    except Exception:
-        log.exception("socket of room %s failed", caller.code)
-    finally:
-        await service.disconnect(conn)
+def _forget_handshake(websocket: WebSocket) -> None:
+    """The upgrade request's headers (and the query's parsed form) are read only while
+    the socket opens (origin, host, seat cookie, client address, token): an idle socket
+    need not keep them, ~1-2 KB with a browser's cookies (docs/perf-sockets-cold-bots.md).
+    The ASGI scope's `headers` becomes empty; nothing reads it afterwards."""
+    websocket.scope["headers"] = []
+    for cached in ("_headers", "_query_params"):
+        websocket.__dict__.pop(cached, None)
 
 
 async def _authorise(service: RoomService, caller: Caller, token: str | None) -> Caller:

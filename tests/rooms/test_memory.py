@@ -1,5 +1,5 @@
-"""What an idle room keeps in memory: a socket's first view is not cached with the room,
-and a room unused for a while drops the views cached for its version (they are built
+"""What an idle room keeps in memory: a socket's first view (and the game's public part
+built for it) is not cached with the room, and a room unused for a while drops the views cached for its version (they are built
 again, the same, when needed)."""
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ def test_a_sockets_first_view_is_not_kept_with_the_room(run_service: Any) -> Non
             conns.append(fake)
         await settle()
         assert [[v["version"] for v in f.views()] for f in conns] == [[0], [0]]
-        assert room.live is not None and room.live.views == {}
+        # Nor the game's public part built for those views alone.
+        assert room.live is not None and room.live.views == {} and room.live.public is None
         # A version pushed to the sockets is built once per viewer and kept for it.
         await service.command(ann, "c-1", add(1))
         await service.commands.drain()

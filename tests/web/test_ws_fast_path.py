@@ -102,3 +102,28 @@ def test_other_websocket_paths_take_the_usual_way(url: str) -> None:
         ("websocket", "/ws/rooms/ABC/more"),
         ("websocket", "/ws/other"),
     ]
+
+
+def test_a_registered_socket_forgets_its_handshake_headers(url: str) -> None:
+    """Read only while the socket opens (origin, host, seat cookie, client address,
+    token): an idle socket does not keep them (memory, docs/perf-sockets-cold-bots.md),
+    and it is served as before."""
+    import gc
+
+    from starlette.websockets import WebSocket
+
+    app, _seen = _app_with_probe(url)
+    with TestClient(app) as client:
+        code, token = _room(client)
+        headers = {"X-Long": "x" * 2000, "Origin": "http://testserver"}
+        with client.websocket_connect(f"/ws/rooms/{code}?token={token}", headers=headers) as ws:
+            _receive(ws, "view")
+            ws.send_json({"type": "ping"})
+            _receive(ws, "pong")  # registered, and served after the headers are gone
+            (served,) = [
+                o
+                for o in gc.get_objects()
+                if type(o) is WebSocket and o.scope.get("path") == f"/ws/rooms/{code}"
+            ]
+            assert served.scope["headers"] == []
+            assert "_headers" not in vars(served) and "_query_params" not in vars(served)
