@@ -56,9 +56,7 @@ _IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*)(["'])(\.{1,2}/[^"'\s]+)\2""")
 _STATIC_PATH = re.compile(r"/static/([A-Za-z0-9_./-]+\.[a-z0-9]+)")
 _HASH_LEN = 10
 # The room page's modules imported at their first use (static/js/main.js `later`).
-LATER = frozenset(
-    {"js/lobby.js", "js/replay.js", "js/coach.js", "js/notices.js", "js/story.js"}
-)
+LATER = frozenset({"js/lobby.js", "js/replay.js", "js/coach.js", "js/notices.js", "js/story.js"})
 
 
 @dataclass(frozen=True)
