@@ -92,7 +92,7 @@ class Plan:
     quest_bonus = 1.0  # completing a quest, besides what it gives
     deliver_bonus = 2.0  # delivering, besides what it gives
     recruit = 0.8  # a partner's token each turn, of the token's worth
-    purse = 16  # gold is worth less above this purse
+    purse = 16.0  # gold is worth less above this purse
     act = ACT  # an action, in gold
     step = STEP  # a territory of travel, in gold
     artifact = ARTIFACT  # an artifact gained
