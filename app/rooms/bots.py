@@ -22,6 +22,7 @@ import contextlib
 import inspect
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -80,6 +81,16 @@ def coach_in_worker(
     return None if out is None else {**out, "version": version}
 
 
+SEARCH_NICENESS = 10  # how much lower a searching bot's process runs than the server
+
+
+def lower_priority() -> None:
+    """A search pool's process starts here: it runs at a lower priority than the server
+    (`os.nice`), so a searching bot takes only the CPU the rooms leave (issue 30)."""
+    with contextlib.suppress(OSError):
+        os.nice(SEARCH_NICENESS)
+
+
 class BotRunner:
     def __init__(self, platform: Platform, commands: CommandPath) -> None:
         self.p = platform
@@ -94,6 +105,7 @@ class BotRunner:
             self.pool = ProcessPoolExecutor(
                 max_workers=self.p.settings.bot_workers,
                 mp_context=multiprocessing.get_context("spawn"),
+                initializer=lower_priority,
             )
         return self.pool
 

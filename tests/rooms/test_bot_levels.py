@@ -5,11 +5,13 @@ hard bot's commands are `bot-hard-N`); a hard bot decides in the process pool.""
 from __future__ import annotations
 
 import asyncio
+import os
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from app.rooms.bots import SEARCH_NICENESS
 from app.rooms.errors import PlatformError
 from app.rooms.model import seat_info
 from app.rooms.service import RoomService
@@ -51,6 +53,10 @@ def test_levels_in_the_lobby_a_hard_bot_in_the_pool_and_the_coach(run_service: A
         ids = {seat: cid for seat, cid in room.live.recent}
         assert ids[1].startswith("bot-hard-")
         assert service.bots.pool is not None
+        # The pool's processes run below the server's priority: a search takes only the
+        # CPU the rooms leave.
+        niceness = await asyncio.wrap_future(service.bots.pool.submit(os.nice, 0))
+        assert niceness == min(19, os.nice(0) + SEARCH_NICENESS)
         with pytest.raises(PlatformError) as started:
             await service.set_bot_level(host, 1, "easy")
         assert started.value.code == "room_started"
