@@ -251,7 +251,7 @@ def coach_offers(s: State, seat: int, tr: Any) -> list[dict[str, Any]]:
             continue
         gain = offer_gain(Plan(s, seat), o)
         good = gain > TRADE_MARGIN
-        amount, loss = f"{gain:.1f}", f"{max(0.0, -gain):.1f}"
+        amount, loss = ks.decimal(tr, gain), ks.decimal(tr, max(0.0, -gain))
         text = tr.gettext(GOOD_OFFER, gain=amount) if good else tr.gettext(BAD_OFFER, loss=loss)
         out.append({"offer": o["id"], "good": good, "reason": str(text)})
     return out

@@ -250,8 +250,14 @@ def coach_reason(tr: Any, gain: float, gain_text: str, hold_text: str) -> str:
     """The coach's line on its choice: `gain_text` (with `{gain}`, one decimal) when it
     gains something, else `hold_text`; both in the game's own words, through `tr`."""
     if gain >= 0.05:
-        return str(tr.gettext(gain_text, gain=f"{gain:.1f}"))
+        return str(tr.gettext(gain_text, gain=decimal(tr, gain)))
     return str(tr.gettext(hold_text))
+
+
+def decimal(tr: Any, x: float) -> str:
+    """`x` with one decimal, as the translator's language writes it (French: 2,8)."""
+    text = f"{x:.1f}"
+    return text.replace(".", ",") if getattr(tr, "lang", "en") == "fr" else text
 
 
 def _lower_bound(diffs: Sequence[float], z: float) -> float:
