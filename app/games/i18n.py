@@ -29,6 +29,7 @@ from babel.messages.pofile import read_po
 
 LANGUAGES = ("en", "fr")
 DEFAULT = "en"
+DECIMAL_MARK = {"en": ".", "fr": ","}  # how each language writes 2.8
 NAMES = {"en": "English", "fr": "Français"}
 
 # Plural rules (gettext's Plural-Forms), the same in static/js/i18n.js.
@@ -135,6 +136,10 @@ class Translator:
         else:
             text = singular if n == 1 else plural
         return text.format(n=n, **_nouns(params))
+
+    def decimal(self, x: float, places: int = 1) -> str:
+        """`x` with `places` decimals, as the language writes it (French: 2,8)."""
+        return f"{x:.{places}f}".replace(".", DECIMAL_MARK[self.lang])
 
     # The short names gettext's tools extract (babel: -k _ -k N_ ...).
     _ = gettext

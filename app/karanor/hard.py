@@ -141,9 +141,7 @@ def features(s: State, seat: int) -> list[float]:
     gold), and how soon it plays (0 for the seat whose turn begins, up to 1)."""
     plan = Plan(s, seat)
     p = s.players[seat]
-    c = plan.c
-    quests = sum(max(0.0, plan.keep_value(q)) for q in p.quests if q in c.quest)
-    business = sum(max(0.0, plan.card_value(c.business_card[b])) for b in p.business_hand)
+    quests, business = hand(plan)
     n = len(s.players)
     return [
         float(p.prestige),
@@ -198,11 +196,17 @@ def worth(s: State, seat: int) -> float:
             "artifacts": p.artifacts,
         }
     )
-    v = held + plan.revenue(p.revenue) + 0.5 * plan.here
-    c = plan.c
-    v += HAND * sum(max(0.0, plan.keep_value(q)) for q in p.quests if q in c.quest)
-    v += HAND * sum(max(0.0, plan.card_value(c.business_card[b])) for b in p.business_hand)
+    v = held + plan.revenue(p.revenue) + 0.5 * plan.here + HAND * sum(hand(plan))
     return p.prestige + v / plan.prestige
+
+
+def hand(plan: Plan) -> tuple[float, float]:
+    """What the plan's seat's quest cards and business cards in hand may bring, in gold
+    (each card at least nothing)."""
+    p, c = plan.p, plan.c
+    quests = sum(max(0.0, plan.keep_value(q)) for q in p.quests if q in c.quest)
+    business = sum(max(0.0, plan.card_value(c.business_card[b])) for b in p.business_hand)
+    return quests, business
 
 
 class HardBot(ks.SearchingBot, TunedBot):
@@ -215,8 +219,7 @@ class HardBot(ks.SearchingBot, TunedBot):
         super().__init__(seed)
         self.start_search(budget, DEFAULT_ITERATIONS)
 
-    @staticmethod
-    def gain(s: State, seat: int, cmd: A.Command) -> float:
+    def gain(self, s: State, seat: int, cmd: A.Command) -> float:
         """What `cmd` brings `seat` by the hard bot's valuation, in gold (the coach's line)."""
         return TunedPlan(s, seat).score(cmd)
 
@@ -251,7 +254,7 @@ def coach_offers(s: State, seat: int, tr: Any) -> list[dict[str, Any]]:
             continue
         gain = offer_gain(Plan(s, seat), o)
         good = gain > TRADE_MARGIN
-        amount, loss = ks.decimal(tr, gain), ks.decimal(tr, max(0.0, -gain))
+        amount, loss = tr.decimal(gain), tr.decimal(max(0.0, -gain))
         text = tr.gettext(GOOD_OFFER, gain=amount) if good else tr.gettext(BAD_OFFER, loss=loss)
         out.append({"offer": o["id"], "good": good, "reason": str(text)})
     return out

@@ -201,7 +201,6 @@ def test_darkroad_a_whole_game_with_a_hard_bot() -> None:
 
 def test_the_coachs_numbers_are_written_as_its_language_writes_them() -> None:
     from app.games.i18n import Translator
-    from app.games.kit.search import decimal
 
-    assert decimal(Translator("en", {}), 2.84) == "2.8"
-    assert decimal(Translator("fr", {}), 2.84) == "2,8"
+    assert Translator("en", {}).decimal(2.84) == "2.8"
+    assert Translator("fr", {}).decimal(2.84) == "2,8"

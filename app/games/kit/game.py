@@ -264,13 +264,7 @@ class KitGame:
             return out
         bot = self.seat_bot("hard", state, 0, seat, budget)
         cmd = bot.decide(state, seat, legal)
-        stats = getattr(bot, "last", None)
-        if hasattr(bot, "gain"):  # the bot says in its own units what its choice brings
-            gain = float(bot.gain(state, seat, cmd))
-        elif stats is not None and stats.means:
-            gain = max(stats.means) - stats.base
-        else:
-            gain = 0.0
+        gain = float(bot.gain(state, seat, cmd))  # `SearchingBot.gain`, or the game's own
         out["action"] = self.legal_actions(state, seat)[legal.index(cmd)]
         out["reason"] = self.coach_reason(tr, cmd, gain)
         return out

@@ -237,6 +237,13 @@ class SearchingBot:
         self.cpu_times: list[float] = []  # CPU seconds per searched decision
         self.last: Stats | None = None
 
+    def gain(self, s: Any, seat: int, cmd: Any) -> float:
+        """What the choice `cmd` brings `seat`, for the coach's line: by default, the best
+        mean of the last search less the position's evaluation before it (a game's bot
+        may say it in its own units instead)."""
+        last = self.last
+        return max(last.means) - last.base if last is not None and last.means else 0.0
+
     def searched(self, game: SearchGame, s: Any, seat: int, legal: Sequence[Any]) -> Any:
         """`search` with a seed from the bot's RNG; its figures kept."""
         cmd, stats = search(game, s, seat, legal, self.rng.getrandbits(63), self.budget)
@@ -250,14 +257,8 @@ def coach_reason(tr: Any, gain: float, gain_text: str, hold_text: str) -> str:
     """The coach's line on its choice: `gain_text` (with `{gain}`, one decimal) when it
     gains something, else `hold_text`; both in the game's own words, through `tr`."""
     if gain >= 0.05:
-        return str(tr.gettext(gain_text, gain=decimal(tr, gain)))
+        return str(tr.gettext(gain_text, gain=tr.decimal(gain)))
     return str(tr.gettext(hold_text))
-
-
-def decimal(tr: Any, x: float) -> str:
-    """`x` with one decimal, as the translator's language writes it (French: 2,8)."""
-    text = f"{x:.1f}"
-    return text.replace(".", ",") if getattr(tr, "lang", "en") == "fr" else text
 
 
 def _lower_bound(diffs: Sequence[float], z: float) -> float:
