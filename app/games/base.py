@@ -162,7 +162,9 @@ class TakeBacks(Protocol):
 
     `may_take_back(state, seat, command)` is asked before `apply`: could this command be
     taken back at all (by its kind)? Only then does the platform keep a copy of the state
-    (`to_dict`) to return to. `can_take_back(before, state, seat, command, events)` is
+    to return to: `take_back_copy(state, seat)` when the game has it (any mapping
+    `from_dict` reads; the kit's keeps bytes until read), else `to_dict`.
+    `can_take_back(before, state, seat, command, events)` is
     asked after `apply` (`before` is that copy, `state` the state it left): true when the
     command revealed nothing (no die rolled, no card drawn or turned), touched no other
     seat's state or choices, made no trade, and `seat` still has the turn."""

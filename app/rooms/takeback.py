@@ -24,12 +24,13 @@ TAKE_BACK = "take_back"  # the platform's own command type in the log (no game m
 
 @dataclass(frozen=True, slots=True)
 class Point:
-    """What one take-back returns to: the state (`to_dict`) before the command that made
-    `version`, a command of `seat`."""
+    """What one take-back returns to: the state before the command that made `version`, a
+    command of `seat` (the game's `take_back_copy`, else its `to_dict`: a mapping
+    `from_dict` reads)."""
 
     version: int
     seat: int
-    before: dict[str, Any]
+    before: Mapping[str, Any]
 
 
 class Gap(LookupError):
@@ -58,7 +59,8 @@ def apply(
     if keep:
         may = getattr(game, "may_take_back", None)
         if may is not None and may(state, seat, command):
-            before = game.to_dict(state)
+            copy = getattr(game, "take_back_copy", None)
+            before = copy(state, seat) if copy is not None else game.to_dict(state)
     events = game.apply(state, seat, command)
     if before is None:
         return events, None
@@ -102,7 +104,7 @@ def replay_rows(
     """
     rows = list(rows)
     targets = {int(r.command["version"]) for r in rows if is_take_back(r.command)}
-    kept: dict[int, dict[str, Any]] = {}
+    kept: dict[int, Mapping[str, Any]] = {}
     for row in rows:
         if is_take_back(row.command):
             target = int(row.command["version"])

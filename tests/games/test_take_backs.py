@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from app.games import registry
+from app.games.kit.takeback import Marks
 from app.karanor import scenario
 from app.rooms import takeback
 
@@ -116,3 +117,25 @@ def test_a_revealing_command_of_an_undoable_type_is_refused() -> None:
     )
     shown = [*events, {"type": "drew", "to": seat, "cards": ["x"]}]
     assert not game.can_take_back(clean, state, seat, command, shown)
+
+
+@pytest.mark.parametrize("game_id", ["karanor", "darkroad"])
+def test_the_kept_copy_reads_as_the_state_and_marks_it_as_its_to_dict(game_id: str) -> None:
+    """The copy kept before a command (`take_back_copy`, bytes until read) is the state's
+    `to_dict`, and what `can_take_back` compares of it is what it compares of a `to_dict`:
+    the fast path and the plain one agree, position after position."""
+    game = registry.get(game_id)
+    assert game is not None
+    state = game.new_game(game.normalise_options({"max_players": 3}), 5, ["A", "B", "C"])
+    keys = (*game.hidden_piles, *game.shared_choices)
+    for step in range(120):
+        if game.is_over(state):
+            break
+        for seat in range(state.n):
+            copy = game.take_back_copy(state, seat)
+            as_dict = game.to_dict(state)
+            assert copy.marks == Marks.of_dict(as_dict, seat, keys)
+            assert dict(copy) == as_dict
+        move = game.bot_move(state, frozenset(range(state.n)), step)
+        assert move is not None
+        game.apply(state, move.seat, move.command)

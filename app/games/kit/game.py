@@ -20,8 +20,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-import orjson
-
 from app.games.base import BotMove, Events
 
 from . import bots as kit_bots
@@ -30,13 +28,9 @@ from .commands import Command
 from .content import ContentError
 from .options import GameOptions, normalise
 from .rules import Rules
+from .takeback import Marks, StateCopy
 
 SEED_MASK = (1 << 63) - 1
-
-
-def _json(value: Any) -> bytes:
-    """A part of a state, or of its `to_dict`, in the JSON form `to_dict` gives it."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 class KitGame:
@@ -101,6 +95,15 @@ class KitGame:
         """Worth keeping a copy before `apply`: the command's kind may be taken back."""
         return getattr(command, "type", None) in self.take_backs
 
+    def take_back_copy(self, state: Any, seat: int) -> StateCopy:
+        """The state before a command of `seat` that may be taken back: its `to_dict`,
+        kept as bytes until read (`app.games.kit.takeback`)."""
+        return StateCopy(state, seat, self._compared)
+
+    @property
+    def _compared(self) -> tuple[str, ...]:
+        return (*self.hidden_piles, *self.shared_choices)
+
     def can_take_back(
         self, before: Mapping[str, Any], state: Any, seat: int, command: Any, events: Events
     ) -> bool:
@@ -108,38 +111,23 @@ class KitGame:
         game lets be taken back, the RNG not drawn from (no die, no shuffle), no hidden
         pile changed (no card drawn or turned), no private event (nothing shown to one
         seat), every event the seat's own, the other seats' state, the offers and the
-        other seats' pending choices as they were, and the seat still to act."""
+        other seats' pending choices as they were, and the seat still to act. `before` is
+        the state before it (`take_back_copy`, or any `to_dict`)."""
         if not self.may_take_back(state, seat, command):
-            return False
-        if before.get("rng") != getattr(state, "rng", None):
             return False
         for event in events:
             if "to" in event or event.get("seat", seat) != seat:
                 return False
         if seat not in self.to_act(state):
             return False
-
-        # Compared part by part in their JSON form (what `to_dict` writes), without copying
-        # the whole state again.
-        def same(key: str) -> bool:
-            return _json(getattr(state, key, None)) == _json(before.get(key))
-
-        if not all(same(key) for key in (*self.hidden_piles, *self.shared_choices)):
+        keys = self._compared
+        if isinstance(before, StateCopy) and before.marks.seat == seat:
+            old = before.marks
+        else:
+            old = Marks.of_dict(before, seat, keys)
+        if old.rng != getattr(state, "rng", None):
             return False
-        players_before = before.get("players") or []
-        players_after = list(getattr(state, "players", None) or [])
-        if len(players_before) != len(players_after):
-            return False
-        for i, (p, q) in enumerate(zip(players_before, players_after, strict=True)):
-            if i != seat and _json(p) != _json(q):
-                return False
-
-        def others(pending: Any) -> bytes:
-            return _json(
-                [x for x in pending or () if not (isinstance(x, dict) and x.get("seat") == seat)]
-            )
-
-        return others(before.get("pending")) == others(getattr(state, "pending", None))
+        return Marks.of_state(state, seat, keys).same_but_seat(old)
 
     # --- reading the state ---------------------------------------------------------
 
