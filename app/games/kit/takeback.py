@@ -33,7 +33,7 @@ class Marks:
     seat: int
     rng: Any
     parts: tuple[bytes, ...]  # the hidden piles, then the shared choices (the game's keys)
-    players: tuple[bytes, ...]  # every seat's state, `seat`'s own left empty
+    players: bytes  # the other seats' states, in seat order
     pending: bytes  # the pending choices of the other seats
 
     @classmethod
@@ -67,8 +67,10 @@ class Marks:
         )
 
 
-def _players(players: Any, seat: int) -> tuple[bytes, ...]:
-    return tuple(b"" if i == seat else as_json(p) for i, p in enumerate(players or ()))
+def _players(players: Any, seat: int) -> bytes:
+    # The count too: a seat added or gone is a change.
+    players = list(players or ())
+    return b"%d:%s" % (len(players), as_json(players[:seat] + players[seat + 1 :]))
 
 
 def _others(pending: Any, seat: int) -> bytes:
