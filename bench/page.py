@@ -352,6 +352,8 @@ def play(
                     "devtools.timeline",
                     "disabled-by-default-devtools.timeline",
                     "disabled-by-default-devtools.timeline.frame",
+                    # The script's stack at each forced layout and style recalculation.
+                    "disabled-by-default-devtools.timeline.stack",
                     "v8.execute",
                     "blink.user_timing",
                     "loading",

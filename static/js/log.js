@@ -29,6 +29,13 @@ export class GameLog {
     this.logged = -1; // highest version already in the list
     this.entries = []; // [{version, actor, events}] in version order (the "while you were away" summary)
     this.max = MAX_LINES; // lines kept (a replay keeps them all)
+    // Is the reader at the bottom (new lines are followed)? Kept from the list's own
+    // scroll events, so that adding a line never reads the layout (issue 31: a read
+    // there forced the page's layout in the middle of every view's task).
+    this.atEnd = true;
+    list.addEventListener("scroll", () => {
+      this.atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    }, { passive: true });
   }
 
   /** A view message arrived: log its events, fetching from the log what was missed. */
@@ -75,7 +82,7 @@ export class GameLog {
       if (text && text !== lines[lines.length - 1]?.text) lines.push({ text, type: e.type });
     }
     if (!lines.length) return;
-    const atEnd = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
+    const atEnd = this.atEnd;
     const item = h("li", { class: byline ? "log-entry log-bot" : "log-entry", "data-version": version,
       "data-by": byline ? by : null },
       ...lines.map(({ text, type }) => h("p", { text, "data-type": type })));

@@ -19,6 +19,8 @@ const $id = (id) => document.getElementById(id);
 const SUMMARY_OPEN_MS = 20_000;
 /** Longer than this with no socket or the tab hidden, and the player was away. */
 const AWAY_MS = 3_000;
+/** An answer slower than this dims the buttons of the command on its way (markBusy). */
+const DIM_AFTER_MS = 150;
 
 /** A foldable notice folded (its title only) or open. */
 function setFolded(node, folded) {
@@ -68,7 +70,9 @@ class RoomPage {
     this.view = null;
     this.busy = false;
     this.busyUntil = null; // the version whose view ends `busy` (see send)
-    this.busyNodes = null; // the controls markBusy turned off
+    this.busyNodes = null; // the controls dim() turned off
+    this.dimTimer = 0; // dims them if the answer is slow (markBusy)
+    this.focusFrame = 0; // the frame that puts focus back after a render (focusSoon)
     this.content = null;
     this.firstView = true;
     this.module = null;
@@ -688,10 +692,20 @@ class RoomPage {
     return ok;
   }
 
-  /** While a command is on its way: its buttons off, focus noted (restored at the next
-   *  render), the table left as it is. */
+  /** While a command is on its way: focus noted (restored at the next render), the
+   *  table left as it is. Nothing changes on screen at the click (issue 31): the answer
+   *  comes in tens of milliseconds, and a frame redrawing dimmed buttons only delayed the
+   *  view drawing after it. The buttons are refused meanwhile (`send` while `busy`); an
+   *  answer slower than DIM_AFTER_MS turns them off where they are (`dim`). */
   markBusy() {
     this.noteFocus();
+    clearTimeout(this.dimTimer);
+    this.dimTimer = setTimeout(() => this.dim(), DIM_AFTER_MS);
+  }
+
+  /** A command still unanswered: its buttons off, the table left as it is. */
+  dim() {
+    if (!this.busy) return;
     this.busyNodes = [];
     for (const node of document.querySelectorAll("#game [data-command], #trade-panel [data-command]")) {
       if (node.disabled) continue;
@@ -704,6 +718,7 @@ class RoomPage {
   /** The command is answered: the buttons back (a render, unless a view just drew them). */
   release(render = true) {
     clearTimeout(this.busyTimer);
+    clearTimeout(this.dimTimer);
     this.busyUntil = null;
     $id("game").classList.remove("busy");
     if (!this.busy) return;
@@ -830,7 +845,7 @@ class RoomPage {
       for (const node of this.busyNodes) if (node.isConnected) node.disabled = false;
       this.busyNodes = null;
     }
-    this.restoreFocus();
+    this.focusSoon();
   }
 
   // --- keyboard focus across renders ---------------------------------------------------
@@ -866,7 +881,18 @@ class RoomPage {
     if (want) this.focusWant = want;
   }
 
-  /** After a render: focus back where it was, unless the player already moved it. */
+  /** After a render, in the frame that draws it: `restoreFocus` asks where buttons are
+   *  (`getClientRects`), which lays the page out; in the frame that layout is the one the
+   *  frame makes anyway, in the view's task it was a second one (issue 31). */
+  focusSoon() {
+    if (this.focusFrame) return;
+    this.focusFrame = requestAnimationFrame(() => {
+      this.focusFrame = 0;
+      this.restoreFocus();
+    });
+  }
+
+  /** Focus back where it was, unless the player already moved it. */
   restoreFocus() {
     const want = this.focusWant;
     const active = document.activeElement;

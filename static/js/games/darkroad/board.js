@@ -5,7 +5,7 @@
 import { t, tn } from "../../i18n.js";
 import { Parts, Viewport, cardAttrs } from "../../kit.js";
 import { clear, s, seatColour, seatMark } from "../../util.js";
-import { die, fitTexts, fitTo, goodToken, wrapped } from "./draw.js";
+import { die, fittedWidth, fitTexts, fitTo, goodToken, wrapped } from "./draw.js";
 import { districtNoun, districtTitle, goodLetter, listOf } from "./words.js";
 
 const W = 1300;
@@ -170,7 +170,7 @@ export class Board {
       node.append(fitTo(note, Math.round(p.w * 0.45)));
       fitTexts(node);
     }
-    const used = note ? Math.min(note.getComputedTextLength(), p.w * 0.45) + 14 : 0;
+    const used = note ? Math.min(fittedWidth(note), p.w * 0.45) + 14 : 0;
     fitTo(title, Math.round(p.w - 30 - used - (note ? 12 : 0)));
     return node;
   }

@@ -109,13 +109,18 @@ export function fitTo(node, width, { lines = 1, lh = 20, text = node.textContent
   return node;
 }
 
+/** What `fitTo` marked on a text, and the key of its layout in FITTED. */
+function fitOf(node) {
+  const text = node.getAttribute("data-fit-text") || "";
+  const width = Number(node.getAttribute("data-fit"));
+  const most = Number(node.getAttribute("data-fit-lines")) || 1;
+  return { key: `${node.getAttribute("class")}|${width}|${most}|${text}`, text, width, most };
+}
+
 /** Lay out every marked text under `root` (which must be in the document, to measure). */
 export function fitTexts(root) {
   for (const node of root.querySelectorAll("text[data-fit]")) {
-    const text = node.getAttribute("data-fit-text") || "";
-    const width = Number(node.getAttribute("data-fit"));
-    const most = Number(node.getAttribute("data-fit-lines")) || 1;
-    const key = `${node.getAttribute("class")}|${width}|${most}|${text}`;
+    const { key, text, width, most } = fitOf(node);
     if (!FITTED.has(key)) FITTED.set(key, layout(node, text, width, most));
     const x = node.getAttribute("x") || 0;
     const lh = Number(node.getAttribute("data-fit-lh")) || 20;
@@ -125,6 +130,13 @@ export function fitTexts(root) {
     if (lines.some((l) => l.cut)) node.setAttribute("data-tip", text);
     else node.removeAttribute("data-tip");
   }
+}
+
+/** The drawn width of a text `fitTexts` laid out (its longest line), from the measures it
+ *  keeps: asking the text (`getComputedTextLength`) would lay the page out again. */
+export function fittedWidth(node) {
+  const lines = FITTED.get(fitOf(node).key);
+  return lines ? Math.max(0, ...lines.map((l) => l.w)) : node.getComputedTextLength();
 }
 
 function layout(node, text, width, most) {
@@ -155,7 +167,7 @@ function layout(node, text, width, most) {
       l = `${l}…`;
     }
     const w = len(l);
-    return { text: l, cut, squeeze: w > width ? String(width) : null };
+    return { text: l, cut, squeeze: w > width ? String(width) : null, w: Math.min(w, width) };
   });
 }
 

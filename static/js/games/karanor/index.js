@@ -110,8 +110,17 @@ export function mount(shell, root, content) {
   // After a move chosen on the map (its targets are redrawn), focus goes to the action bar
   // (the next sensible control), never lost to the page: keyboard players do not Tab
   // through the whole map again. The shell keeps focus on command buttons itself.
+  // In the frame that draws the render: finding a shown button lays the page out, which
+  // the frame does anyway; inside the view's task it was a second layout (issue 31).
   function keepFocus() {
-    if (!board.focusAfterMove || shell.busy) return;
+    if (!board.focusAfterMove || shell.busy || focusFrame) return;
+    focusFrame = requestAnimationFrame(() => {
+      focusFrame = 0;
+      if (board.focusAfterMove && !shell.busy) moveFocus();
+    });
+  }
+  let focusFrame = 0;
+  function moveFocus() {
     const active = document.activeElement;
     if (active && active !== document.body && active !== root && active.isConnected) {
       board.focusAfterMove = false;
