@@ -17,6 +17,7 @@ from fastapi.templating import Jinja2Templates
 
 from app import __version__
 from app.paths import templates_dir
+from app.rooms.errors import PlatformError
 from app.rooms.service import RoomService
 from app.web.assets import assets
 from app.web.games import content_version
@@ -46,20 +47,51 @@ def home(request: Request) -> Response:
     return _page(request, "home.html", {})
 
 
+async def _game_loads(request: Request, code: str) -> dict[str, list[str]]:
+    """What the room's game needs before its board can be drawn, named in the page so
+    that it loads with the platform's modules (issue 31: found by the scripts one import
+    after another, it took three round trips more on a first visit): the game's module
+    and every module it imports, its style sheets, its content in the page's language.
+    Nothing for a room that does not exist (the page says so)."""
+    service: RoomService = request.app.state.rooms
+    try:
+        room = await service.cache.get(code)
+    except PlatformError:
+        return {}
+    game = room.game.id
+    entry = f"js/games/{game}/index.js"
+    if entry not in _assets.names:
+        return {}
+    shared = set(_preloads("js/main.js"))
+    modules = [_assets.url(entry), *(u for u in _assets.preloads(entry) if u not in shared)]
+    styles = sorted(
+        _assets.url(p)
+        for p in _assets.names
+        if p.startswith(f"js/games/{game}/") and p.endswith(".css")
+    )
+    lang = page_context(request).get("lang", "en")
+    content = f"/api/games/{game}/content?lang={lang}&v={content_version(game, lang)}"
+    return {"game_modules": modules, "game_styles": styles, "game_content": [content]}
+
+
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
-def room(request: Request, code: str) -> Response:
+async def room(request: Request, code: str) -> Response:
     # Unknown codes still get the page: it asks the API and says "no such room".
     # The page pings three times per idle timeout, so a quiet table is never closed.
     idle = request.app.state.settings.ws_idle_seconds
     ping_ms = int(idle * 1000 / 3) if idle > 0 else 0
-    return _page(request, "room.html", {"code": code[:64], "ping_ms": ping_ms, "replay": False})
+    code = code[:64]
+    loads = await _game_loads(request, code)
+    return _page(request, "room.html", {"code": code, "ping_ms": ping_ms, "replay": False, **loads})
 
 
 @router.get("/r/{code}/replay", response_class=HTMLResponse, include_in_schema=False)
-def replay(request: Request, code: str) -> Response:
+async def replay(request: Request, code: str) -> Response:
     # The room page in replay mode: no socket; the board at any version from the API
     # (`view?at=V`), drawn by the game's own module. `?at=V` opens at that version.
-    return _page(request, "room.html", {"code": code[:64], "ping_ms": 0, "replay": True})
+    code = code[:64]
+    loads = await _game_loads(request, code)
+    return _page(request, "room.html", {"code": code, "ping_ms": 0, "replay": True, **loads})
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)

@@ -119,3 +119,30 @@ def test_a_room_in_its_lobby_loads_the_lobby_and_plays_on(
     expect(page.locator("#lobby")).to_be_hidden()
     assert "replay" not in asked and "coach" not in asked
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("game", ["karanor", "darkroad"])
+def test_a_game_page_asks_once_for_its_game_s_code_and_content(
+    server: ServerProcess, browser: Browser, game: str
+) -> None:
+    """The page names its game's module, style sheets and content (preloaded with the
+    platform's modules): the scripts then use those answers, nothing is asked twice, and
+    the board is drawn."""
+    with httpx.Client(base_url=server.url, timeout=15) as http:
+        made = http.post("/api/rooms", json={"name": "Ana", "game": game}).json()
+        code, token = made["code"], made["seat"]["token"]
+        http.post(f"/api/rooms/{code}/seats", json={"name": "Bo"}).raise_for_status()
+        http.post(f"/api/rooms/{code}/start", json={}, headers=bearer(token)).raise_for_status()
+    problems: list[str] = []
+    page = watch(browser.new_context(viewport=LAPTOP).new_page(), problems)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url.split("/", 3)[-1]))
+    page.goto(f"{server.url}/r/{code}#token={token}")
+    expect(page.locator("#game svg").first).to_be_visible(timeout=15_000)
+    page.wait_for_load_state("networkidle")
+    contents = [u for u in asked if u.startswith(f"api/games/{game}/content")]
+    assert len(contents) == 1, contents
+    index = [u for u in asked if u.startswith(f"static/js/games/{game}/index.")]
+    assert len(index) == 1, index
+    assert len(asked) == len(set(asked)), [u for u in asked if asked.count(u) > 1]
+    assert not problems, "\n".join(problems)

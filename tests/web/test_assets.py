@@ -84,3 +84,45 @@ def test_hashed_scripts_carry_nosniff_only_documents_the_whole_policy() -> None:
     assert hashed == {b"x-content-type-options": b"nosniff"}
     for path in ("/static/js/main.js", "/r/CODE", "/static/icons.0123456789.svg"):
         assert b"content-security-policy" in dict(security_headers(path)), path
+
+
+def test_a_room_page_names_its_game_s_modules_styles_and_content(
+    migrated_database_url: str,
+) -> None:
+    """The room page of an existing room preloads what its game's board needs (the
+    game's module and all it imports, its style sheets, its content in the page's
+    language at its version), so none of it waits for the scripts to find it; a page of
+    a room that does not exist names nothing of any game."""
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from app.config import Settings
+    from app.main import create_app
+    from app.web.assets import assets
+    from app.web.games import content_version
+
+    found = assets()
+    app = create_app(Settings(database_url=migrated_database_url))
+    with TestClient(app) as client:
+        for game in ("karanor", "darkroad"):
+            code = client.post("/api/rooms", json={"name": "Ana", "game": game}).json()["code"]
+            for path in (f"/r/{code}", f"/r/{code}/replay"):
+                page = client.get(path, headers={"Accept-Language": "fr"}).text
+                modules = set(re.findall(r'<link rel="modulepreload" href="([^"]+)"', page))
+                entry = f"js/games/{game}/index.js"
+                assert {found.url(entry), *found.preloads(entry)} <= modules, path
+                assert found.url(f"js/games/{game}/{game}.css") in re.findall(
+                    r'<link rel="preload" as="style" href="([^"]+)"', page
+                )
+                content = re.findall(
+                    r'<link rel="preload" as="fetch" crossorigin="anonymous" href="([^"]+)"', page
+                )
+                version = content_version(game, "fr")
+                assert content == [f"/api/games/{game}/content?lang=fr&amp;v={version}"], content
+                # The other game's code is not preloaded.
+                other = "darkroad" if game == "karanor" else "karanor"
+                assert not any(f"/js/games/{other}/" in m for m in modules)
+        nowhere = client.get("/r/nosuchroom0000").text
+        assert 'rel="modulepreload" href="/static/js/games/' not in nowhere
+        assert 'as="fetch"' not in nowhere
