@@ -354,6 +354,8 @@ def play(
                     "disabled-by-default-devtools.timeline.frame",
                     # The script's stack at each forced layout and style recalculation.
                     "disabled-by-default-devtools.timeline.stack",
+                    # Script samples (the Performance panel's call tree).
+                    "disabled-by-default-v8.cpu_profiler",
                     "v8.execute",
                     "blink.user_timing",
                     "loading",

@@ -43,9 +43,6 @@ export class Board {
     // tooltip of every point of the board the pointer rests on.
     this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "dr-board-svg", role: "group", "aria-label": t("The kingdom board: the Ringway and its districts"),
       preserveAspectRatio: "xMidYMid meet" });
-    this.svg.append(s("defs", {},
-      s("filter", { id: "dr-shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
-        s("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2.5, "flood-opacity": 0.4 }))));
     this.layer = s("g");
     this.wheelLayer = s("g", { class: "dr-wheel" }); // kept between views: the wheel turns
     this.top = s("g");
@@ -514,10 +511,13 @@ export class Board {
         const x = C.x + R * Math.cos(a) + off * Math.cos(a + Math.PI / 2);
         const y = C.y + R * Math.sin(a) + off * Math.sin(a + Math.PI / 2);
         const turn = view.turn?.seat === p.seat && view.status === "playing";
-        const pawn = s("g", { class: `dr-wagon${turn ? " turn" : ""}`, transform: `translate(${x} ${y})`, filter: "url(#dr-shadow)", "data-seat": p.seat },
+        // Its shadow is the mark again, dark and a little lower: a blurred SVG filter was
+        // drawn again at every frame of the bob (issue 31).
+        const pawn = s("g", { class: `dr-wagon${turn ? " turn" : ""}`, transform: `translate(${x} ${y})`, "data-seat": p.seat },
           s("title", { text: turn ? t("{name}'s wagon (playing): space {n}", { name: p.name, n: Number(pos) + 1 }) : t("{name}'s wagon: space {n}", { name: p.name, n: Number(pos) + 1 }) }));
         if (turn) pawn.append(s("circle", { r: 19, class: "dr-turn-ring", stroke: seatColour(p.seat) }));
-        pawn.append(seatMark(p.seat, 0, 0, 12, { stroke: "#111", "stroke-width": 2.4 }));
+        pawn.append(seatMark(p.seat, 0, 2.5, 13, { class: "dr-wagon-shadow", stroke: "none" }),
+          seatMark(p.seat, 0, 0, 12, { stroke: "#111", "stroke-width": 2.4 }));
         g.append(pawn);
       });
     }

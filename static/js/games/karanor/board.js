@@ -70,9 +70,7 @@ export class Board {
     svg.append(s("title", { id: "board-title", text: t("Map of Karanor") }));
     const defs = s("defs", {},
       s("pattern", { id: "waves", width: 40, height: 20, patternUnits: "userSpaceOnUse" },
-        s("path", { d: "M0 10 q10 -6 20 0 t20 0", fill: "none", stroke: "#a9cfe2", "stroke-width": 2 })),
-      s("filter", { id: "pawn-shadow", x: "-50%", y: "-50%", width: "200%", height: "200%" },
-        s("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2, "flood-opacity": 0.45 })));
+        s("path", { d: "M0 10 q10 -6 20 0 t20 0", fill: "none", stroke: "#a9cfe2", "stroke-width": 2 })));
     svg.append(defs);
     svg.append(s("rect", { x: -2000, y: -2000, width: width + 4000, height: height + 4000, fill: SEA }));
     svg.append(s("rect", { x: -2000, y: -2000, width: width + 4000, height: height + 4000, fill: "url(#waves)" }));
@@ -235,13 +233,16 @@ export class Board {
         spots.push(spot);
         piece(["pawn", spot, Boolean(turn), p.name], () => {
           // The SVG transform sits on the outer group; CSS animates only the inner one.
+          // Its shadow is the mark again, dark and a little lower: a blurred SVG filter
+          // was drawn again at every frame of a glide or a bob (issue 31).
           const pawn = s("g", { class: "pawn", transform: `translate(${spot.x} ${spot.y})`,
-            "data-seat": p.seat, filter: "url(#pawn-shadow)" });
+            "data-seat": p.seat });
           const inner = s("g", { class: turn ? "pawn-turn" : null });
           pawn.append(s("title", { text: turn ? t("{name} ({shape}), playing", { name: p.name, shape: shapeWords(p.seat) })
             : t("{name} ({shape})", { name: p.name, shape: shapeWords(p.seat) }) }), inner);
           if (turn) inner.append(s("circle", { r: 22, class: "turn-ring", stroke: seatColour(p.seat) }));
-          inner.append(seatMark(p.seat, 0, 0, 14, { stroke: "#111", "stroke-width": 2.5 }));
+          inner.append(seatMark(p.seat, 0, 2.5, 15, { class: "pawn-shadow", stroke: "none" }),
+            seatMark(p.seat, 0, 0, 14, { stroke: "#111", "stroke-width": 2.5 }));
           return pawn;
         });
       });
@@ -415,8 +416,12 @@ export class Board {
       const x = pts[i][0] + (pts[i + 1][0] - pts[i][0]) * ease;
       const y = pts[i][1] + (pts[i + 1][1] - pts[i][1]) * ease;
       pawn.node.setAttribute("transform", `translate(${x} ${y})`);
-      pawn.node.classList.add("moving");
-      pawn.node.dataset.testid = "pawn-moving";
+      // Marked once (a redraw makes a new node): an attribute written again each frame
+      // had the page's styles checked again each frame.
+      if (pawn.node.dataset.testid !== "pawn-moving") {
+        pawn.node.classList.add("moving");
+        pawn.node.dataset.testid = "pawn-moving";
+      }
     }
     if (Object.keys(this.glides).length) requestAnimationFrame((n) => this.glideFrame(n));
     else this.gliding = false;
