@@ -699,6 +699,12 @@ class RoomPage {
    *  answer slower than DIM_AFTER_MS turns them off where they are (`dim`). */
   markBusy() {
     this.noteFocus();
+    // The control just used is most often redrawn by the answer, and a focused node
+    // removed makes the browser lay the page out at once, inside the view's task. Focus
+    // is let go now, while the command travels; the render puts it back (restoreFocus,
+    // from what noteFocus kept).
+    const used = document.activeElement;
+    if (used instanceof Element && used !== $id("game") && used.closest("#game, #trade-panel")) used.blur();
     clearTimeout(this.dimTimer);
     this.dimTimer = setTimeout(() => this.dim(), DIM_AFTER_MS);
   }
