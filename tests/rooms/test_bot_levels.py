@@ -57,6 +57,9 @@ def test_levels_in_the_lobby_a_hard_bot_in_the_pool_and_the_coach(run_service: A
         # CPU the rooms leave.
         niceness = await asyncio.wrap_future(service.bots.pool.submit(os.nice, 0))
         assert niceness == min(19, os.nice(0) + SEARCH_NICENESS)
+        if hasattr(os, "SCHED_IDLE"):  # Linux: only when no ordinary task wants the core
+            policy = await asyncio.wrap_future(service.bots.pool.submit(os.sched_getscheduler, 0))
+            assert policy == os.SCHED_IDLE
         with pytest.raises(PlatformError) as started:
             await service.set_bot_level(host, 1, "easy")
         assert started.value.code == "room_started"
