@@ -4,7 +4,7 @@ Market, the Ringway Inn and the Ruins of Yin (with the ruins die)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from typing import Any
 
@@ -356,10 +356,33 @@ def visit_excursions(s: State, c: Content, p: Player, ev: Events) -> None:
         gain_lanterns(s, c, p, 1, ev)
 
 
+def _ruins_refused(s: State, seat: int) -> Check:
+    """Why `seat` may not go to the ruins now: the ruins die's "again" if it is pending,
+    else an activation of the Excursions."""
+    if s.pending and s.pending[0]["kind"] == "ruins_again":
+        pend = pending_choice(s, seat, "ruins_again")
+        return pend if isinstance(pend, RuleError) else None
+    return activation_check(s, seat, "excursions")
+
+
+_RUINS: dict[tuple[Any, ...], tuple[A.Ruins, ...]] = {}  # `Ruins.listing`'s, by its question
+
+
 class Ruins(Handler[A.Ruins]):
     """The Ruins of Yin, and the ruins die's "again" (answering a `ruins_again` choice)."""
 
     cmd = A.Ruins
+
+    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.Ruins]:
+        """Every candidate once the seat may go (each passes the rest of `check` by its
+        making), remembered by what they read: the pack, the marker, the hero count."""
+        if _ruins_refused(s, seat):
+            return ()
+        key = (c, s.ruins_pos, len(s.players[seat].heroes))
+        found = _RUINS.get(key)
+        if found is None:
+            found = _RUINS[key] = tuple(self.candidates(s, c, seat))
+        return found
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Ruins]:
         p = s.players[seat]
@@ -368,15 +391,9 @@ class Ruins(Handler[A.Ruins]):
                 yield intern(A.Ruins, steps, g)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Ruins) -> Check:
-        again = bool(s.pending) and s.pending[0]["kind"] == "ruins_again"
-        if again:
-            pend = pending_choice(s, seat, "ruins_again")
-            if isinstance(pend, RuleError):
-                return pend
-        else:
-            refused = activation_check(s, seat, "excursions")
-            if refused:
-                return refused
+        refused = _ruins_refused(s, seat)
+        if refused:
+            return refused
         p = s.players[seat]
         if not 1 <= cmd.steps <= 1 + len(p.heroes):
             return err("bad_steps", f"move the marker 1 to {1 + len(p.heroes)} spaces")
