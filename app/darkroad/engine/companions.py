@@ -343,6 +343,10 @@ class UseCompanion(Handler[A.UseCompanion]):
         out: list[A.UseCompanion] = []
         for x in p.companions:
             card = c.companion[x["id"]]
+            # Only a hero gift reads the way (which hero): any other is tested once.
+            per_way = card.gift == "hero"
+            if not per_way and gift_ok(p, card.gift, None):
+                continue
             for a in card.abilities:
                 if a in x["used"] or a in AT_THE_TRAVEL_DIE:
                     continue
@@ -356,8 +360,14 @@ class UseCompanion(Handler[A.UseCompanion]):
                     ways = fixed
                 else:
                     ways = entry.ways(s, c, p, x["id"], a)
+                why_not = entry.why_not
+                if why_not is _fine and not per_way:
+                    out += ways
+                    continue
                 for way in ways:
-                    if not gift_ok(p, card.gift, way.gift) and not entry.why_not(s, c, p, way):
+                    if not (per_way and gift_ok(p, card.gift, way.gift)) and not why_not(
+                        s, c, p, way
+                    ):
                         out.append(way)
         return out
 
