@@ -140,14 +140,29 @@ def _buy_cmd(goods: tuple[str, ...]) -> A.BazaarBuy:
     return A.BazaarBuy(goods)
 
 
+_BUYS: dict[tuple[Any, ...], tuple[A.BazaarBuy, ...]] = {}  # `BazaarBuy.listing`'s, by its question
+_BUYS_MAX = 4096  # emptied past this
+
+
 class BazaarBuy(Handler[A.BazaarBuy]):
     """The Great Bazaar: buy goods, each section's price paid once; ends the visit."""
 
     cmd = A.BazaarBuy
 
-    def listing(self, s: State, c: Content, seat: int) -> list[A.BazaarBuy]:
+    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.BazaarBuy]:
+        """Every purchase within the budget, remembered by what it reads: the dice on
+        the wheel, its rotation (the prices), the budget."""
         p = s.players[seat]
         budget = p.coins + (2 if has_steed(c, p, "bazaar_discount") else 0)
+        key = (c, s.wheel_rot, budget, *map(s.market.__getitem__, c.goods))
+        found = _BUYS.get(key)
+        if found is None:
+            if len(_BUYS) >= _BUYS_MAX:
+                _BUYS.clear()
+            found = _BUYS[key] = self._buys(s, c, budget)
+        return found
+
+    def _buys(self, s: State, c: Content, budget: int) -> tuple[A.BazaarBuy, ...]:
         combos: list[tuple[tuple[str, ...], int]] = [((), 0)]
         for g in c.goods:
             k = s.market[g]
@@ -161,7 +176,7 @@ class BazaarBuy(Handler[A.BazaarBuy]):
                 if k == 2:
                     grown.append(((*goods, g, g), cost + v))
             combos = grown
-        return [_buy_cmd(goods) for goods, cost in combos if cost <= budget]
+        return tuple(_buy_cmd(goods) for goods, cost in combos if cost <= budget)
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.BazaarBuy]:
         avail = [g for g in c.goods for _ in range(s.market[g])]
@@ -275,15 +290,31 @@ def match_requests(
     return out
 
 
-def request_candidates(p: Player, requests: tuple[str, ...]) -> Iterator[tuple[int, ...]]:
-    """Ways to meet some requests, one per distinct (good, side) choice."""
-    opts: list[list[int | None]] = []
+def request_candidates(p: Player, requests: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """Ways to meet some requests, one per distinct (good, side) choice; remembered by
+    the pieces each request may take (the first stored of each side of its good)."""
+    opts: list[tuple[int | None, ...]] = []
     for g in requests:
         kinds: dict[bool, int] = {}
         for q in p.pieces:
             if q["good"] == g and q["up"] not in kinds:
                 kinds[q["up"]] = q["id"]
-        opts.append([None, *kinds.values()])
+        opts.append((None, *kinds.values()))
+    key = tuple(opts)
+    found = _WAYS.get(key)
+    if found is None:
+        if len(_WAYS) >= _WAYS_MAX:
+            _WAYS.clear()
+        found = _WAYS[key] = tuple(_combos(opts))
+    return found
+
+
+_WAYS: dict[tuple[tuple[int | None, ...], ...], tuple[tuple[int, ...], ...]] = {}
+_WAYS_MAX = 4096  # emptied past this
+
+
+def _combos(opts: list[tuple[int | None, ...]]) -> Iterator[tuple[int, ...]]:
+    """One piece or none per request, each set of distinct pieces once (sorted ids)."""
     seen: set[tuple[int, ...]] = set()
     for combo in product(*opts):
         ids = tuple(sorted(x for x in combo if x is not None))
