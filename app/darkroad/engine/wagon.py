@@ -144,7 +144,14 @@ class DiscardGood(Handler[A.DiscardGood]):
     cmd = A.DiscardGood
 
     def listing(self, s: State, c: Content, seat: int) -> list[A.DiscardGood]:
-        return list(self.candidates(s, c, seat))
+        p = s.players[seat]
+        out = (
+            [intern(A.DiscardGood, None)]
+            if p.incoming and p.incoming[0]["good"] != "upgrade"
+            else []
+        )
+        out += [intern(A.DiscardGood, q["id"]) for q in p.pieces if q["good"] != "upgrade"]
+        return out
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.DiscardGood]:
         p = s.players[seat]
