@@ -140,7 +140,7 @@ def _buy_cmd(goods: tuple[str, ...]) -> A.BazaarBuy:
     return A.BazaarBuy(goods)
 
 
-_BUYS: dict[tuple[Any, ...], tuple[A.BazaarBuy, ...]] = {}  # `BazaarBuy.listing`'s, by its question
+_BUYS: dict[tuple[Any, ...], tuple[tuple[A.BazaarBuy, int], ...]] = {}  # by `BazaarBuy.listing`
 _BUYS_MAX = 4096  # emptied past this
 
 
@@ -149,20 +149,21 @@ class BazaarBuy(Handler[A.BazaarBuy]):
 
     cmd = A.BazaarBuy
 
-    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.BazaarBuy]:
-        """Every purchase within the budget, remembered by what it reads: the dice on
-        the wheel, its rotation (the prices), the budget."""
+    def listing(self, s: State, c: Content, seat: int) -> list[A.BazaarBuy]:
+        """Every purchase within the budget (from the purchases of these dice at these
+        prices, remembered by the dice on the wheel and its rotation)."""
         p = s.players[seat]
         budget = p.coins + (2 if has_steed(c, p, "bazaar_discount") else 0)
-        key = (c, s.wheel_rot, budget, *map(s.market.__getitem__, c.goods))
+        key = (c, s.wheel_rot, *map(s.market.__getitem__, c.goods))
         found = _BUYS.get(key)
         if found is None:
             if len(_BUYS) >= _BUYS_MAX:
                 _BUYS.clear()
-            found = _BUYS[key] = self._buys(s, c, budget)
-        return found
+            found = _BUYS[key] = self._buys(s, c)
+        return [cmd for cmd, cost in found if cost <= budget]
 
-    def _buys(self, s: State, c: Content, budget: int) -> tuple[A.BazaarBuy, ...]:
+    def _buys(self, s: State, c: Content) -> tuple[tuple[A.BazaarBuy, int], ...]:
+        """Every purchase of the dice on the wheel with its price (each section's once)."""
         combos: list[tuple[tuple[str, ...], int]] = [((), 0)]
         for g in c.goods:
             k = s.market[g]
@@ -176,7 +177,7 @@ class BazaarBuy(Handler[A.BazaarBuy]):
                 if k == 2:
                     grown.append(((*goods, g, g), cost + v))
             combos = grown
-        return tuple(_buy_cmd(goods) for goods, cost in combos if cost <= budget)
+        return tuple((_buy_cmd(goods), cost) for goods, cost in combos)
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.BazaarBuy]:
         avail = [g for g in c.goods for _ in range(s.market[g])]
