@@ -50,19 +50,30 @@ from .gains import (
 # --- the caravan ------------------------------------------------------------------------------
 
 
+_CARAVANS: dict[tuple[Any, ...], tuple[A.Caravan, ...]] = {}  # `Caravan.listing`'s
+
+
 class Caravan(Handler[A.Caravan]):
     """Yurg's Excursions: lead a caravan (companion, route, destination)."""
 
     cmd = A.Caravan
 
-    def listing(self, s: State, c: Content, seat: int) -> list[A.Caravan]:
+    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.Caravan]:
+        """Every companion there is, by the routes `seat` can pay, to every town
+        (remembered by those companions and routes)."""
         p = s.players[seat]
         comps = [i for i in range(3) if s.row[i] is not None]
         if s.decks["companions"]:
             comps.append(-1)
         can = p.free_shortcut or shortcut_lanterns(s, c, p) >= SHORTCUT_LANTERNS
-        routes = ROUTES if can else ROUTES[:1]
-        return [intern(A.Caravan, i, r, t) for i in comps for r in routes for t in c.towns]
+        key = (c, can, *comps)
+        found = _CARAVANS.get(key)
+        if found is None:
+            routes = ROUTES if can else ROUTES[:1]
+            found = _CARAVANS[key] = tuple(
+                intern(A.Caravan, i, r, t) for i in comps for r in routes for t in c.towns
+            )
+        return found
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Caravan]:
         for comp in (0, 1, 2, -1):

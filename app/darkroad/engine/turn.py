@@ -91,14 +91,15 @@ class Plan(Handler[A.Plan]):
         and that test read: the reserve's values, the illuminated values (rules 2), the
         last rounds, the slot upgrades, which slots are empty."""
         p = s.players[seat]
+        ups = bool(p.upgrades)
         key = (
             c,
-            tuple(sorted(set(p.reserve))) if p.reserve else (None,),
-            tuple(sorted(set(p.special))) if rules(s) >= 2 else (None,),
+            frozenset(p.reserve),
+            frozenset(p.special) if rules(s) >= 2 else None,
             bool(p.special),
             final_rounds(s),
-            upgrade_kind(c, p, "slot2"),
-            upgrade_kind(c, p, "slot3"),
+            ups and upgrade_kind(c, p, "slot2"),
+            ups and upgrade_kind(c, p, "slot3"),
             *[d is None for d in p.locked],
         )
         found = _PLANS.get(key)
