@@ -65,16 +65,16 @@ class ResetDice(OneCommand[A.ResetDice]):
         ev.append({"type": "dice_reset", "seat": seat})
 
 
-def _plan_options(s: State, c: Content, p: Player, slot: int) -> list[str | None]:
+def _plan_options(s: State, c: Content, p: Player, slot: int) -> tuple[str | None, ...]:
     if slot == 1:
-        return list(c.goods) if final_rounds(s) else [None]
+        return c.goods if final_rounds(s) else (None,)
     if slot == 2:
-        if upgrade_kind(c, p, "slot2"):
-            return ["lantern", "both"] if p.special else ["lantern"]
-        return ["lantern", "illuminated"] if p.special else ["lantern"]
+        if not p.special:
+            return ("lantern",)
+        return ("lantern", "both") if upgrade_kind(c, p, "slot2") else ("lantern", "illuminated")
     if upgrade_kind(c, p, "slot3"):
-        return ["coins", "prestige"]
-    return ["coins", "rotate"]
+        return ("coins", "prestige")
+    return ("coins", "rotate")
 
 
 _PLANS: dict[tuple[Any, ...], tuple[A.Plan, ...]] = {}  # `Plan.listing`'s, by its question

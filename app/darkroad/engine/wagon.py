@@ -192,6 +192,10 @@ class Rearrange(Handler[A.Rearrange]):
 
     cmd = A.Rearrange
 
+    def listing(self, s: State, c: Content, seat: int) -> tuple[A.Rearrange, ...]:
+        """Never listed (`place_good` without an area is the listed way to repack)."""
+        return ()
+
     def check(self, s: State, c: Content, seat: int, cmd: A.Rearrange) -> Check:
         refused = _can_rearrange(s, seat)
         if refused:
