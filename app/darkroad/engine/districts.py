@@ -330,7 +330,13 @@ class Inn(Handler[A.Inn]):
     cmd = A.Inn
 
     def listing(self, s: State, c: Content, seat: int) -> list[A.Inn]:
-        return list(self.candidates(s, c, seat))
+        p = s.players[seat]
+        return [
+            intern(A.Inn, i, ids)
+            for i, h in enumerate(s.inn)
+            if h
+            for ids in request_candidates(p, c.hero[h].requests)
+        ]
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Inn]:
         p = s.players[seat]

@@ -42,10 +42,22 @@ def final_rounds(s: State) -> bool:
     return s.round in LAST_ROUNDS
 
 
+def _can_reset(p: Player) -> bool:
+    """Not reset yet this turn, and the three locked dice match (ruling R4)."""
+    return not p.reset_done and None not in p.locked and len(set(p.locked)) == 1
+
+
 class ResetDice(OneCommand[A.ResetDice]):
     """Plan: reset the locked dice to 1/2/3 when all three match (ruling R4)."""
 
     cmd = A.ResetDice
+
+    def listing(self, s: State, c: Content, seat: int) -> tuple[A.ResetDice, ...]:
+        """`check`'s tests without its refusals (listed at every plan step, and the
+        dice seldom match)."""
+        if turn_check(s, seat, PLAN) or not _can_reset(s.players[seat]):
+            return ()
+        return self.listed
 
     def check(self, s: State, c: Content, seat: int, cmd: A.ResetDice) -> Check:
         refused = turn_check(s, seat, PLAN)
@@ -54,7 +66,7 @@ class ResetDice(OneCommand[A.ResetDice]):
         p = s.players[seat]
         if p.reset_done:
             return err("already_reset", "the locked dice were already reset this turn")
-        if None in p.locked or len(set(p.locked)) != 1:
+        if not _can_reset(p):
             return err("dice_differ", f"the locked dice {p.locked} do not all match")
         return None
 
