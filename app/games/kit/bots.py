@@ -7,6 +7,7 @@ bot (its sense of value is the game's) and names its kinds in a table for `make`
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 import random
@@ -66,19 +67,21 @@ def pick(
         below(1)  # the one type
         below(1)  # its one command
         return actions[0]
-    types = list(map(kind, actions))
-    kinds = sorted(set(types))
-    if len(kinds) == 1:
+    by_type: dict[str, list[T]] = {}
+    for k, run in itertools.groupby(actions, kind):  # listings come grouped by type
+        same = by_type.get(k)
+        if same is None:
+            by_type[k] = list(run)
+        else:
+            same.extend(run)
+    if len(by_type) == 1:
         below(1)
         return actions[below(len(actions))]
-    if "end_turn" in kinds and rng.random() < skip_end:
+    kinds = sorted(by_type)
+    if "end_turn" in by_type and rng.random() < skip_end:
         kinds.remove("end_turn")
-    chosen = kinds[below(len(kinds))]
-    first, n = types.index(chosen), types.count(chosen)
-    if types[first : first + n].count(chosen) == n:  # in one run, as listings come
-        return actions[first + below(n)]
-    same = [a for a, k in zip(actions, types, strict=True) if k == chosen]
-    return same[below(n)]
+    same = by_type[kinds[below(len(kinds))]]
+    return same[below(len(same))]
 
 
 _TYPE = operator.attrgetter("type")
