@@ -26,9 +26,11 @@ def areas(c: Content, p: Player) -> list[tuple[str, int, int]]:
     """The seat's storage areas as (name, width, height); a hero area is 1x1 nominal."""
     g = c.board.grid
     out = [("main", g.width, g.height)]
-    if any(c.steed[s].ability == "move_three" for s in p.steeds):
-        b = c.board.saddle_bag
-        out.append(("saddle", b.width, b.height))
+    for s in p.steeds:
+        if c.steed[s].ability == "move_three":
+            b = c.board.saddle_bag
+            out.append(("saddle", b.width, b.height))
+            break
     for h in p.heroes:
         if c.hero[h].bonus == "storage":
             out.append((HERO + h, 1, 1))
@@ -51,16 +53,23 @@ def cells(c: Content, good: str, x: int, y: int, o: int) -> list[tuple[int, int]
 def _grid_masks(c: Content, good: str, w: int, h: int) -> dict[tuple[int, int, int], int]:
     cache: dict[tuple[str, int, int], dict[tuple[int, int, int], int]] = _memo(c, "_grid_masks")
     key = (good, w, h)
-    if key not in cache:
-        cache[key] = {(x, y, o): m for m, x, y, o in _masks(c, good, w, h)}
-    return cache[key]
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = {(x, y, o): m for m, x, y, o in _masks(c, good, w, h)}
+    return found
 
 
 def _occupied(c: Content, pieces: list[Piece], area: str, w: int, h: int, skip: int | None) -> int:
+    """The cells of `area` (w x h) the pieces there cover (but `skip`), as a bit mask."""
     occ = 0
+    masks: dict[tuple[str, int, int, int, int, int], int] = _memo(c, "_piece_masks")
     for q in pieces:
         if q["area"] == area and q["id"] != skip:
-            occ |= _grid_masks(c, q["good"], w, h).get((q["x"], q["y"], q["o"]), 0)
+            key = (q["good"], w, h, q["x"], q["y"], q["o"])
+            m = masks.get(key)
+            if m is None:
+                m = masks[key] = _grid_masks(c, q["good"], w, h).get((q["x"], q["y"], q["o"]), 0)
+            occ |= m
     return occ
 
 

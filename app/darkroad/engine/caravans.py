@@ -3,7 +3,7 @@ visiting towns and delivering, the leader's good fortunes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import product
 from typing import Any
 
@@ -50,19 +50,30 @@ from .gains import (
 # --- the caravan ------------------------------------------------------------------------------
 
 
+_CARAVANS: dict[tuple[Any, ...], tuple[A.Caravan, ...]] = {}  # `Caravan.listing`'s
+
+
 class Caravan(Handler[A.Caravan]):
     """Yurg's Excursions: lead a caravan (companion, route, destination)."""
 
     cmd = A.Caravan
 
-    def listing(self, s: State, c: Content, seat: int) -> list[A.Caravan]:
+    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.Caravan]:
+        """Every companion there is, by the routes `seat` can pay, to every town
+        (remembered by those companions and routes)."""
         p = s.players[seat]
         comps = [i for i in range(3) if s.row[i] is not None]
         if s.decks["companions"]:
             comps.append(-1)
         can = p.free_shortcut or shortcut_lanterns(s, c, p) >= SHORTCUT_LANTERNS
-        routes = ROUTES if can else ROUTES[:1]
-        return [intern(A.Caravan, i, r, t) for i in comps for r in routes for t in c.towns]
+        key = (c, can, *comps)
+        found = _CARAVANS.get(key)
+        if found is None:
+            routes = ROUTES if can else ROUTES[:1]
+            found = _CARAVANS[key] = tuple(
+                intern(A.Caravan, i, r, t) for i in comps for r in routes for t in c.towns
+            )
+        return found
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Caravan]:
         for comp in (0, 1, 2, -1):
@@ -138,14 +149,21 @@ class Caravan(Handler[A.Caravan]):
         }
 
 
+_YES = A.Join(True)
+_ANSWERS = (_YES, A.Join(False))
+
+
 class Join(Handler[A.Join]):
     """A caravan: each other seat says yes or no, in seat order."""
 
     cmd = A.Join
 
+    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.Join]:
+        """Both answers when the choice is `seat`'s (the check reads nothing else)."""
+        return () if self.check(s, c, seat, _YES) else _ANSWERS
+
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Join]:
-        yield intern(A.Join, True)
-        yield intern(A.Join, False)
+        yield from _ANSWERS
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Join) -> Check:
         pend = pending_choice(s, seat, "join")
@@ -217,6 +235,19 @@ class TakeTravelDie(Handler[A.TakeTravelDie]):
     """A caravan: take a travel die and gain (or pay) the event's effect for it."""
 
     cmd = A.TakeTravelDie
+
+    def listing(self, s: State, c: Content, seat: int) -> list[A.TakeTravelDie]:
+        """The candidates, once the choice is `seat`'s: built from the dice on the table
+        and the steed and companions that may add, each passes the rest of `check` but
+        for the two limits tested here (two gifts need two quartz, a face at most 6)."""
+        if isinstance(pending_choice(s, seat, "travel_die"), RuleError):
+            return []
+        two = s.players[seat].quartz >= 2
+        return [
+            x
+            for x in self.candidates(s, c, seat)
+            if x.value + x.whisper + x.boost <= 6 and (two or not x.boost or x.twin is None)
+        ]
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.TakeTravelDie]:
         t = s.travel
@@ -303,6 +334,12 @@ class Visit(Handler[A.Visit]):
     """Visiting towns: the declared town, its region's other town (not the leader), or pass."""
 
     cmd = A.Visit
+
+    def listing(self, s: State, c: Content, seat: int) -> list[A.Visit]:
+        """The caravan's towns (and passing) once the choice is `seat`'s."""
+        if isinstance(pending_choice(s, seat, "visit"), RuleError):
+            return []
+        return [intern(A.Visit, town) for town in _visit_options(s, c, seat)]
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Visit]:
         if s.travel and s.pending and s.pending[0]["kind"] == "visit":
@@ -427,13 +464,28 @@ class Fortune(Handler[A.Fortune]):
 
     cmd = A.Fortune
 
+    def listing(self, s: State, c: Content, seat: int) -> list[A.Fortune]:
+        """Once the choice is `seat`'s: the die and the coins, the deeds there are, the
+        upgrades `seat` may take (the candidates passing the rest of `check`)."""
+        if isinstance(pending_choice(s, seat, "fortune"), RuleError):
+            return []
+        p = s.players[seat]
+        out = [intern(A.Fortune, "die"), intern(A.Fortune, "coins")]
+        out += [intern(A.Fortune, "deed", d) for d in DEED_PICKS if deed_pick_ok(s, d)]
+        out += [
+            intern(A.Fortune, "upgrade", None, u)
+            for u in s.upgrades_track
+            if upgrade_ok(s, c, p, u)
+        ]
+        return out
+
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Fortune]:
         yield intern(A.Fortune, "die")
         yield intern(A.Fortune, "coins")
         for d in DEED_PICKS:
-            yield A.Fortune("deed", deed=d)
+            yield intern(A.Fortune, "deed", d)
         for u in s.upgrades_track:
-            yield A.Fortune("upgrade", upgrade=u)
+            yield intern(A.Fortune, "upgrade", None, u)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Fortune) -> Check:
         pend = pending_choice(s, seat, "fortune")

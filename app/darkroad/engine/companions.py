@@ -9,7 +9,7 @@ a hero) is the card's, checked and given by `UseCompanion` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -326,7 +326,27 @@ def _give(s: State, c: Content, p: Player, cmd: Use, ev: Events) -> None:
 # The ways that read the content alone (never the state or the player): each
 # companion's are made once per pack.
 FIXED_WAYS = frozenset({_once, _towns, _slots, _goods, _deeds})
-_FIXED: dict[tuple[Any, ...], tuple[Use, ...]] = {}
+# A companion's abilities listed on your turn, each with its table entry and, if they
+# read the content alone, its ways: made once per pack and companion.
+Listed = tuple[tuple[str, Ability, tuple[Use, ...] | None], ...]
+_LISTED: dict[tuple[Any, ...], Listed] = {}
+
+
+def _listed(s: State, c: Content, p: Player, cid: str) -> Listed:
+    key = (c, cid)
+    found = _LISTED.get(key)
+    if found is None:
+        found = _LISTED[key] = tuple(
+            (a, ABILITIES[a], _fixed(s, c, p, cid, a))
+            for a in c.companion[cid].abilities
+            if a not in AT_THE_TRAVEL_DIE
+        )
+    return found
+
+
+def _fixed(s: State, c: Content, p: Player, cid: str, a: str) -> tuple[Use, ...] | None:
+    entry = ABILITIES[a]
+    return tuple(entry.ways(s, c, p, cid, a)) if entry.ways in FIXED_WAYS else None
 
 
 class UseCompanion(Handler[A.UseCompanion]):
@@ -342,22 +362,23 @@ class UseCompanion(Handler[A.UseCompanion]):
         p = s.players[seat]
         out: list[A.UseCompanion] = []
         for x in p.companions:
-            card = c.companion[x["id"]]
-            for a in card.abilities:
-                if a in x["used"] or a in AT_THE_TRAVEL_DIE:
+            cid = x["id"]
+            gift = c.companion[cid].gift
+            # Only a hero gift reads the way (which hero): any other is tested once.
+            per_way = gift == "hero"
+            if not per_way and gift_ok(p, gift, None):
+                continue
+            used = x["used"]
+            for a, entry, fixed in _listed(s, c, p, cid):
+                if a in used:
                     continue
-                entry = ABILITIES[a]
-                ways: Iterable[Use]
-                if entry.ways in FIXED_WAYS:  # the content's alone: listed once
-                    key = (c, x["id"], a)
-                    fixed = _FIXED.get(key)
-                    if fixed is None:
-                        fixed = _FIXED[key] = tuple(entry.ways(s, c, p, x["id"], a))
-                    ways = fixed
-                else:
-                    ways = entry.ways(s, c, p, x["id"], a)
+                ways = entry.ways(s, c, p, cid, a) if fixed is None else fixed
+                why_not = entry.why_not
+                if why_not is _fine and not per_way:
+                    out += ways
+                    continue
                 for way in ways:
-                    if not gift_ok(p, card.gift, way.gift) and not entry.why_not(s, c, p, way):
+                    if not (per_way and gift_ok(p, gift, way.gift)) and not why_not(s, c, p, way):
                         out.append(way)
         return out
 

@@ -136,6 +136,9 @@ class OneCommand(Handler[K]):
     """A command without fields: its one candidate, listed when its check passes (no
     generator, no new command: the default listing's answer, straight)."""
 
+    def __init__(self) -> None:
+        self.listed = (self.only(),)  # what `listing` answers when the check passes
+
     def only(self) -> K:
         cmd: K | None = _ONLY.get(self.cmd)
         if cmd is None:
@@ -146,8 +149,8 @@ class OneCommand(Handler[K]):
         yield self.only()
 
     def listing(self, s: State, c: Content, seat: int) -> tuple[K, ...]:
-        cmd = self.only()
-        return (cmd,) if self.check(s, c, seat, cmd) is None else ()
+        listed = self.listed
+        return listed if self.check(s, c, seat, listed[0]) is None else ()
 
 
 # Filled by `dispatch`: every handler by command type (R36's `can_activate` reads it).

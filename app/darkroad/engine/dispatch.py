@@ -102,7 +102,7 @@ def gate(s: State, seat: int, kind: str) -> Check:
         return err("unknown_command", f"unknown command type {kind!r}")
     if s.phase == OVER:
         return err("game_over", "the game is over")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.n:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(s.players):
         return err("not_a_player", f"seat {seat!r} is not in this game")
     if s.pending:
         head = s.pending[0]
@@ -129,15 +129,26 @@ def to_act(s: State) -> list[int]:
 
 def turn_kinds(s: State, c: Content, p: Player) -> tuple[str, ...]:
     """A shortcut for listing only (check still decides): the kinds worth trying now."""
-    comp = ("use_companion",) if p.companions else ()
+    comp = bool(p.companions)
     if s.step == PLAN:
-        return ("reset_dice", "plan", *comp)
+        return _PLAN_KINDS[comp]
     if s.step == MOVE:
-        return ("move", *comp)
-    out: list[str] = []
-    for t in s.acts:
-        out.extend(TARGET_KINDS.get(t, ("building",)))
-    return (*dict.fromkeys(out), *comp, "end_turn")
+        return _MOVE_KINDS[comp]
+    key = (comp, *s.acts)
+    found = _ACTIVATE_KINDS.get(key)
+    if found is None:
+        out: list[str] = []
+        for t in s.acts:
+            out.extend(TARGET_KINDS.get(t, ("building",)))
+        extra = ("use_companion",) if comp else ()
+        found = _ACTIVATE_KINDS[key] = (*dict.fromkeys(out), *extra, "end_turn")
+    return found
+
+
+# `turn_kinds`' answers: by whether the seat has companions (and the open targets)
+_PLAN_KINDS = {False: ("reset_dice", "plan"), True: ("reset_dice", "plan", "use_companion")}
+_MOVE_KINDS = {False: ("move",), True: ("move", "use_companion")}
+_ACTIVATE_KINDS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
 
 class DarkRoadRules(kit.Rules[State, Content]):
@@ -150,7 +161,7 @@ class DarkRoadRules(kit.Rules[State, Content]):
         """The answers to the pending choice if it is `seat`'s, else on `seat`'s turn the
         step's kinds (explicit `rearrange` layouts are never listed: `place_good` without
         an area is the listed way to repack)."""
-        if s.phase == OVER or not 0 <= seat < s.n:
+        if s.phase == OVER or not 0 <= seat < len(s.players):
             return ()
         if s.pending:
             head = s.pending[0]

@@ -4,7 +4,7 @@ Market, the Ringway Inn and the Ruins of Yin (with the ruins die)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from typing import Any
 
@@ -140,14 +140,30 @@ def _buy_cmd(goods: tuple[str, ...]) -> A.BazaarBuy:
     return A.BazaarBuy(goods)
 
 
+_BUYS: dict[tuple[Any, ...], tuple[tuple[A.BazaarBuy, int], ...]] = {}  # by `BazaarBuy.listing`
+_BUYS_MAX = 4096  # emptied past this
+
+
 class BazaarBuy(Handler[A.BazaarBuy]):
     """The Great Bazaar: buy goods, each section's price paid once; ends the visit."""
 
     cmd = A.BazaarBuy
 
     def listing(self, s: State, c: Content, seat: int) -> list[A.BazaarBuy]:
+        """Every purchase within the budget (from the purchases of these dice at these
+        prices, remembered by the dice on the wheel and its rotation)."""
         p = s.players[seat]
         budget = p.coins + (2 if has_steed(c, p, "bazaar_discount") else 0)
+        key = (c, s.wheel_rot, *map(s.market.__getitem__, c.goods))
+        found = _BUYS.get(key)
+        if found is None:
+            if len(_BUYS) >= _BUYS_MAX:
+                _BUYS.clear()
+            found = _BUYS[key] = self._buys(s, c)
+        return [cmd for cmd, cost in found if cost <= budget]
+
+    def _buys(self, s: State, c: Content) -> tuple[tuple[A.BazaarBuy, int], ...]:
+        """Every purchase of the dice on the wheel with its price (each section's once)."""
         combos: list[tuple[tuple[str, ...], int]] = [((), 0)]
         for g in c.goods:
             k = s.market[g]
@@ -161,7 +177,7 @@ class BazaarBuy(Handler[A.BazaarBuy]):
                 if k == 2:
                     grown.append(((*goods, g, g), cost + v))
             combos = grown
-        return [_buy_cmd(goods) for goods, cost in combos if cost <= budget]
+        return tuple((_buy_cmd(goods), cost) for goods, cost in combos)
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.BazaarBuy]:
         avail = [g for g in c.goods for _ in range(s.market[g])]
@@ -275,15 +291,31 @@ def match_requests(
     return out
 
 
-def request_candidates(p: Player, requests: tuple[str, ...]) -> Iterator[tuple[int, ...]]:
-    """Ways to meet some requests, one per distinct (good, side) choice."""
-    opts: list[list[int | None]] = []
+def request_candidates(p: Player, requests: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """Ways to meet some requests, one per distinct (good, side) choice; remembered by
+    the pieces each request may take (the first stored of each side of its good)."""
+    opts: list[tuple[int | None, ...]] = []
     for g in requests:
         kinds: dict[bool, int] = {}
         for q in p.pieces:
             if q["good"] == g and q["up"] not in kinds:
                 kinds[q["up"]] = q["id"]
-        opts.append([None, *kinds.values()])
+        opts.append((None, *kinds.values()))
+    key = tuple(opts)
+    found = _WAYS.get(key)
+    if found is None:
+        if len(_WAYS) >= _WAYS_MAX:
+            _WAYS.clear()
+        found = _WAYS[key] = tuple(_combos(opts))
+    return found
+
+
+_WAYS: dict[tuple[tuple[int | None, ...], ...], tuple[tuple[int, ...], ...]] = {}
+_WAYS_MAX = 4096  # emptied past this
+
+
+def _combos(opts: list[tuple[int | None, ...]]) -> Iterator[tuple[int, ...]]:
+    """One piece or none per request, each set of distinct pieces once (sorted ids)."""
     seen: set[tuple[int, ...]] = set()
     for combo in product(*opts):
         ids = tuple(sorted(x for x in combo if x is not None))
@@ -298,7 +330,13 @@ class Inn(Handler[A.Inn]):
     cmd = A.Inn
 
     def listing(self, s: State, c: Content, seat: int) -> list[A.Inn]:
-        return list(self.candidates(s, c, seat))
+        p = s.players[seat]
+        return [
+            intern(A.Inn, i, ids)
+            for i, h in enumerate(s.inn)
+            if h
+            for ids in request_candidates(p, c.hero[h].requests)
+        ]
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Inn]:
         p = s.players[seat]
@@ -356,10 +394,33 @@ def visit_excursions(s: State, c: Content, p: Player, ev: Events) -> None:
         gain_lanterns(s, c, p, 1, ev)
 
 
+def _ruins_refused(s: State, seat: int) -> Check:
+    """Why `seat` may not go to the ruins now: the ruins die's "again" if it is pending,
+    else an activation of the Excursions."""
+    if s.pending and s.pending[0]["kind"] == "ruins_again":
+        pend = pending_choice(s, seat, "ruins_again")
+        return pend if isinstance(pend, RuleError) else None
+    return activation_check(s, seat, "excursions")
+
+
+_RUINS: dict[tuple[Any, ...], tuple[A.Ruins, ...]] = {}  # `Ruins.listing`'s, by its question
+
+
 class Ruins(Handler[A.Ruins]):
     """The Ruins of Yin, and the ruins die's "again" (answering a `ruins_again` choice)."""
 
     cmd = A.Ruins
+
+    def listing(self, s: State, c: Content, seat: int) -> Sequence[A.Ruins]:
+        """Every candidate once the seat may go (each passes the rest of `check` by its
+        making), remembered by what they read: the pack, the marker, the hero count."""
+        if _ruins_refused(s, seat):
+            return ()
+        key = (c, s.ruins_pos, len(s.players[seat].heroes))
+        found = _RUINS.get(key)
+        if found is None:
+            found = _RUINS[key] = tuple(self.candidates(s, c, seat))
+        return found
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.Ruins]:
         p = s.players[seat]
@@ -368,15 +429,9 @@ class Ruins(Handler[A.Ruins]):
                 yield intern(A.Ruins, steps, g)
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Ruins) -> Check:
-        again = bool(s.pending) and s.pending[0]["kind"] == "ruins_again"
-        if again:
-            pend = pending_choice(s, seat, "ruins_again")
-            if isinstance(pend, RuleError):
-                return pend
-        else:
-            refused = activation_check(s, seat, "excursions")
-            if refused:
-                return refused
+        refused = _ruins_refused(s, seat)
+        if refused:
+            return refused
         p = s.players[seat]
         if not 1 <= cmd.steps <= 1 + len(p.heroes):
             return err("bad_steps", f"move the marker 1 to {1 + len(p.heroes)} spaces")

@@ -59,6 +59,9 @@ def advance(s: State, c: Content, ev: Events) -> None:
             return
 
 
+STALE_KINDS = frozenset({"store", "lose_good"})  # the choices `stale` may drop
+
+
 def stale(s: State, pend: dict[str, Any]) -> bool:
     """A choice that has lost its object (a good to store or to lose that is gone)."""
     p = s.players[pend["seat"]]
@@ -74,8 +77,10 @@ def settle(s: State, c: Content, ev: Events) -> None:
     if s.asks:
         s.pending[0:0] = s.asks
         s.asks = []
-    if s.pending:
-        s.pending = [x for x in s.pending if not stale(s, x)]
+    for x in s.pending:  # the list is rebuilt only when a choice has gone stale
+        if x["kind"] in STALE_KINDS and stale(s, x):
+            s.pending = [x for x in s.pending if not stale(s, x)]
+            break
     front: list[dict[str, Any]] = []
     for p in s.players:
         if not p.incoming and p.quartz + p.horseshoes <= 2:

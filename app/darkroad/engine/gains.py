@@ -359,8 +359,14 @@ def note_delivery(c: Content, p: Player, town: str) -> None:
 
 
 def has_steed(c: Content, p: Player, ability: str) -> bool:
-    return any(c.steed[x].ability == ability for x in p.steeds)
+    for x in p.steeds:  # noqa: SIM110 - a loop, no generator: asked several times a command
+        if c.steed[x].ability == ability:
+            return True
+    return False
 
 
 def upgrade_kind(c: Content, p: Player, kind: str) -> bool:
-    return any(c.upgrade[u].kind == kind for u in p.upgrades)
+    for u in p.upgrades:  # noqa: SIM110 - as `has_steed`
+        if c.upgrade[u].kind == kind:
+            return True
+    return False

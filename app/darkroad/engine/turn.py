@@ -42,10 +42,22 @@ def final_rounds(s: State) -> bool:
     return s.round in LAST_ROUNDS
 
 
+def _can_reset(p: Player) -> bool:
+    """Not reset yet this turn, and the three locked dice match (ruling R4)."""
+    return not p.reset_done and None not in p.locked and len(set(p.locked)) == 1
+
+
 class ResetDice(OneCommand[A.ResetDice]):
     """Plan: reset the locked dice to 1/2/3 when all three match (ruling R4)."""
 
     cmd = A.ResetDice
+
+    def listing(self, s: State, c: Content, seat: int) -> tuple[A.ResetDice, ...]:
+        """`check`'s tests without its refusals (listed at every plan step, and the
+        dice seldom match)."""
+        if turn_check(s, seat, PLAN) or not _can_reset(s.players[seat]):
+            return ()
+        return self.listed
 
     def check(self, s: State, c: Content, seat: int, cmd: A.ResetDice) -> Check:
         refused = turn_check(s, seat, PLAN)
@@ -54,7 +66,7 @@ class ResetDice(OneCommand[A.ResetDice]):
         p = s.players[seat]
         if p.reset_done:
             return err("already_reset", "the locked dice were already reset this turn")
-        if None in p.locked or len(set(p.locked)) != 1:
+        if not _can_reset(p):
             return err("dice_differ", f"the locked dice {p.locked} do not all match")
         return None
 
@@ -65,16 +77,16 @@ class ResetDice(OneCommand[A.ResetDice]):
         ev.append({"type": "dice_reset", "seat": seat})
 
 
-def _plan_options(s: State, c: Content, p: Player, slot: int) -> list[str | None]:
+def _plan_options(s: State, c: Content, p: Player, slot: int) -> tuple[str | None, ...]:
     if slot == 1:
-        return list(c.goods) if final_rounds(s) else [None]
+        return c.goods if final_rounds(s) else (None,)
     if slot == 2:
-        if upgrade_kind(c, p, "slot2"):
-            return ["lantern", "both"] if p.special else ["lantern"]
-        return ["lantern", "illuminated"] if p.special else ["lantern"]
+        if not p.special:
+            return ("lantern",)
+        return ("lantern", "both") if upgrade_kind(c, p, "slot2") else ("lantern", "illuminated")
     if upgrade_kind(c, p, "slot3"):
-        return ["coins", "prestige"]
-    return ["coins", "rotate"]
+        return ("coins", "prestige")
+    return ("coins", "rotate")
 
 
 _PLANS: dict[tuple[Any, ...], tuple[A.Plan, ...]] = {}  # `Plan.listing`'s, by its question
@@ -91,14 +103,15 @@ class Plan(Handler[A.Plan]):
         and that test read: the reserve's values, the illuminated values (rules 2), the
         last rounds, the slot upgrades, which slots are empty."""
         p = s.players[seat]
+        ups = bool(p.upgrades)
         key = (
             c,
-            tuple(sorted(set(p.reserve))) if p.reserve else (None,),
-            tuple(sorted(set(p.special))) if rules(s) >= 2 else (None,),
+            frozenset(p.reserve),
+            frozenset(p.special) if rules(s) >= 2 else None,
             bool(p.special),
             final_rounds(s),
-            upgrade_kind(c, p, "slot2"),
-            upgrade_kind(c, p, "slot3"),
+            ups and upgrade_kind(c, p, "slot2"),
+            ups and upgrade_kind(c, p, "slot3"),
             *[d is None for d in p.locked],
         )
         found = _PLANS.get(key)

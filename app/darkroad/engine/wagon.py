@@ -13,7 +13,7 @@ from ..content import Content
 from ..errors import RuleError
 from ..state import OVER, PLAY, Player, State
 from .buildings import piece_of
-from .core import AUTO_PLACE, Check, Events, Handler, err, pending_choice
+from .core import AUTO_PLACE, Check, Events, Handler, err, intern, pending_choice
 from .gains import gain_good, gain_resource, hero_bonus, lose_hero, return_piece
 
 # --- storage commands ------------------------------------------------------------------------
@@ -50,9 +50,25 @@ def _area_cmds(c: Content, good: str, area: str, w: int, h: int) -> list[tuple[i
     return found
 
 
+_FREE_MAX = 4096  # `_free`'s table is emptied past this
+
+
+def _free(c: Content, good: str, area: str, w: int, h: int, occ: int) -> list[A.PlaceGood]:
+    """The places of `good` in a grid area clear of the occupied cells `occ`, remembered
+    by that question (about half the listings of a run ask one asked before)."""
+    cache: dict[tuple[str, str, int, int, int], list[A.PlaceGood]] = st._memo(c, "_free")
+    key = (good, area, w, h, occ)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _FREE_MAX:
+            cache.clear()
+        found = cache[key] = [cmd for m, cmd in _area_cmds(c, good, area, w, h) if not m & occ]
+    return found
+
+
 def _placed(c: Content, p: Player, good: str) -> list[A.PlaceGood]:
-    """`storage.placements` as commands: each grid area's places filtered by its
-    occupancy in one pass, no placement tuple built."""
+    """`storage.placements` as commands: each grid area's free places by its
+    occupancy, no placement tuple built."""
     out: list[A.PlaceGood] = []
     pieces = p.pieces
     for area, w, h in st.areas(c, p):
@@ -60,8 +76,7 @@ def _placed(c: Content, p: Player, good: str) -> list[A.PlaceGood]:
             if good != "upgrade" and not any(q["area"] == area for q in pieces):
                 out.append(_place_cmd((area, 0, 0, 0)))
             continue
-        occ = st._occupied(c, pieces, area, w, h, None)
-        out += [cmd for m, cmd in _area_cmds(c, good, area, w, h) if not m & occ]
+        out += _free(c, good, area, w, h, st._occupied(c, pieces, area, w, h, None))
     return out
 
 
@@ -129,14 +144,22 @@ class DiscardGood(Handler[A.DiscardGood]):
     cmd = A.DiscardGood
 
     def listing(self, s: State, c: Content, seat: int) -> list[A.DiscardGood]:
-        return list(self.candidates(s, c, seat))
+        p = s.players[seat]
+        out = (
+            [intern(A.DiscardGood, None)]
+            if p.incoming and p.incoming[0]["good"] != "upgrade"
+            else []
+        )
+        out += [intern(A.DiscardGood, q["id"]) for q in p.pieces if q["good"] != "upgrade"]
+        return out
 
     def candidates(self, s: State, c: Content, seat: int) -> Iterator[A.DiscardGood]:
         p = s.players[seat]
         if p.incoming and p.incoming[0]["good"] != "upgrade":
-            yield A.DiscardGood(None)
-        for q in st.goods_of(p):
-            yield A.DiscardGood(q["id"])
+            yield intern(A.DiscardGood, None)
+        for q in p.pieces:
+            if q["good"] != "upgrade":  # `storage.goods_of`
+                yield intern(A.DiscardGood, q["id"])
 
     def check(self, s: State, c: Content, seat: int, cmd: A.DiscardGood) -> Check:
         pend = pending_choice(s, seat, "store")
@@ -168,6 +191,10 @@ class Rearrange(Handler[A.Rearrange]):
     """A whole new storage layout (ruling R8)."""
 
     cmd = A.Rearrange
+
+    def listing(self, s: State, c: Content, seat: int) -> tuple[A.Rearrange, ...]:
+        """Never listed (`place_good` without an area is the listed way to repack)."""
+        return ()
 
     def check(self, s: State, c: Content, seat: int, cmd: A.Rearrange) -> Check:
         refused = _can_rearrange(s, seat)
