@@ -5,6 +5,9 @@
   and a `Flag` (a list, a future only while someone waits), and the websockets parser
   that read the upgrade request is replaced by the frame parser it delegates to, so the
   request (its headers) is not kept alive by the suspended generator (~3 KB).
+- **Its keep-alive pings run on the loop's sweep** (`app.realtime.sweep`), not on a
+  timer of each socket's own (~0.5 KB a socket): same pings, payload check and close 1011
+  when no pong comes within `ping_timeout`, up to `sweep.RESOLUTION` late.
 - **It forgets the handshake once the socket is accepted.** uvicorn's
   `WebSocketsSansIOProtocol` keeps the upgrade request (with its headers parsed into a
   dict and a list) and the 101 response for the whole life of the connection, though
