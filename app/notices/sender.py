@@ -160,7 +160,7 @@ class Sender:
         }  # fmt: skip
         keys = self.keys()
         if keys is None:
-            return Outcome.FAILED, "web_push_off"
+            return Outcome.FAILED, "not_delivered"  # Web Push is off: unreadable keys
         try:
             webpush(
                 subscription_info={"endpoint": target.target, "keys": target.keys or {}},

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 
-from app.realtime import sweep as sweep_module
 from app.realtime.sweep import RESOLUTION, Sweep, sweep_for
 
 
@@ -89,16 +90,17 @@ def test_add_moves_the_deadline_and_discard_drops_it() -> None:
 
 
 def test_one_sweep_per_loop_and_none_kept_for_a_finished_loop() -> None:
-    async def main() -> Sweep:
+    async def main() -> weakref.ref[asyncio.AbstractEventLoop]:
         loop = asyncio.get_running_loop()
-        assert sweep_for(loop) is sweep_for(loop)
-        return sweep_for(loop)
+        sweep = sweep_for(loop)
+        assert sweep_for(loop) is sweep
+        item = Item()
+        sweep.add(item, loop.time() + 0.05)
+        await asyncio.wait_for(item.done, 5)
+        return weakref.ref(loop)
 
     first = asyncio.run(main())
     second = asyncio.run(main())
-    assert first is not second
-    del first, second
-    import gc
-
     gc.collect()
-    assert len(sweep_module._sweeps) == 0
+    # The sweep does not keep its loop alive (so it goes with it: weakly keyed).
+    assert first() is None and second() is None
