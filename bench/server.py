@@ -240,11 +240,19 @@ class ServerProcess:
 
 
 @contextlib.asynccontextmanager
-async def uvicorn_serving(app: Any, ws: type[asyncio.Protocol]) -> AsyncIterator[uvicorn.Server]:
+async def uvicorn_serving(
+    app: Any, ws: type[asyncio.Protocol], **options: Any
+) -> AsyncIterator[uvicorn.Server]:
     """A uvicorn server in this event loop serving `app` with WebSocket protocol `ws`, on a
-    free port (`server.config.port`), until the block ends."""
+    free port (`server.config.port`), until the block ends; `options` go to its Config."""
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=free_port(), ws=ws, log_level="warning", lifespan="off"
+        app,
+        host="127.0.0.1",
+        port=free_port(),
+        ws=ws,
+        log_level="warning",
+        lifespan="off",
+        **options,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -55,14 +55,16 @@ class Sender:
     def __init__(
         self,
         settings: Settings,
-        vapid: Any,
+        keys: Callable[[], Any],
         write: Run,
         visible: Callable[[str, int], bool],
     ) -> None:
-        """`write(fn, *args)` runs a storing function on the writer; `visible(code, seat
-        id)` says whether that seat has the room open and visible now."""
+        """`keys()` gives the VAPID keys (None: no Web Push; called in the delivery's
+        worker thread, it may read them); `write(fn, *args)` runs a storing function on
+        the writer; `visible(code, seat id)` says whether that seat has the room open and
+        visible now."""
         self.settings = settings
-        self.vapid = vapid
+        self.keys = keys
         self.write = write
         self.visible = visible
         self.queue: asyncio.Queue[Item] = asyncio.Queue()
@@ -156,11 +158,14 @@ class Sender:
         payload = {
             "title": notice.title, "body": notice.body, "url": notice.path, "tag": notice.tag,
         }  # fmt: skip
+        keys = self.keys()
+        if keys is None:
+            return Outcome.FAILED, "not_delivered"  # Web Push is off: unreadable keys
         try:
             webpush(
                 subscription_info={"endpoint": target.target, "keys": target.keys or {}},
                 data=orjson.dumps(payload).decode(),
-                vapid_private_key=self.vapid,
+                vapid_private_key=keys,
                 vapid_claims={"sub": self.settings.notice_contact},
                 timeout=10,
                 ttl=TTL_SECONDS,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -53,11 +54,14 @@ class Notices:
         self.p = rooms.p
         self.settings = settings
         self.kinds = [k.lower() for k in settings.notice_kinds]
-        self.vapid = self._keys(settings) if addresses.WEB_PUSH in self.kinds else None
-        if self.vapid is None and addresses.WEB_PUSH in self.kinds:
+        # The VAPID keys' file is made now (a backup carries it), the keys read at their
+        # first use (`keys`): `cryptography` is not loaded by a server that sends none.
+        self._vapid: Any = None
+        self._public_key: str | None = None
+        self._keys_lock = threading.Lock()
+        if addresses.WEB_PUSH in self.kinds and not self._key_file(settings):
             self.kinds.remove(addresses.WEB_PUSH)
-        self.public_key = vapid.application_server_key(self.vapid) if self.vapid else None
-        self.sender = Sender(settings, self.vapid, self._write, self.visible)
+        self.sender = Sender(settings, self.keys, self._write, self.visible)
         self._to_act: dict[str, frozenset[int]] = {}  # per room: the seats waited for
         self._reminders: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -65,15 +69,46 @@ class Notices:
         self.p.observers.append(self.observe)
 
     @staticmethod
-    def _keys(settings: Settings) -> Any:
-        """The VAPID keys, made on first start; a data folder that cannot hold them turns
-        Web Push off (said once) rather than stopping the server."""
+    def _key_file(settings: Settings) -> bool:
+        """The VAPID keys' file, made on first start; a data folder that cannot hold it
+        turns Web Push off (said once) rather than stopping the server."""
         try:
-            return vapid.load_or_make(settings.data_dir)
-        except (OSError, ValueError) as error:
+            vapid.ensure(settings.data_dir)
+        except OSError as error:
             log.warning("notices: no VAPID keys in %s (%s): Web Push is off",
                         settings.data_dir, type(error).__name__)  # fmt: skip
-            return None
+            return False
+        return True
+
+    def keys(self) -> Any:
+        """The VAPID keys (`py_vapid.Vapid02`), read at the first call (any thread; it
+        loads `cryptography`); None when Web Push is off. Keys that cannot be read turn
+        Web Push off (said once)."""
+        if self._vapid is None and addresses.WEB_PUSH in self.kinds:
+            with self._keys_lock:
+                if self._vapid is None and addresses.WEB_PUSH in self.kinds:
+                    try:
+                        keys = vapid.load(self.settings.data_dir)
+                        self._public_key = vapid.application_server_key(keys)
+                        self._vapid = keys
+                    except Exception as error:  # unreadable, or not a P-256 key
+                        log.warning("notices: the VAPID keys in %s cannot be read (%s): "
+                                    "Web Push is off", self.settings.data_dir,
+                                    type(error).__name__)  # fmt: skip
+                        self.kinds.remove(addresses.WEB_PUSH)
+        return self._vapid
+
+    @property
+    def vapid(self) -> Any:
+        """The VAPID keys (read now if not yet: see `keys`)."""
+        return self.keys()
+
+    async def public_key(self) -> str | None:
+        """The public key for `pushManager.subscribe` (None: no Web Push); the first call
+        reads the keys in a worker thread."""
+        if self._vapid is None and addresses.WEB_PUSH in self.kinds:
+            await asyncio.to_thread(self.keys)
+        return self._public_key if addresses.WEB_PUSH in self.kinds else None
 
     async def _write(self, fn: Any, *args: Any) -> Any:
         return await self.p.write(fn, self.p.db, *args)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from starlette.websockets import WebSocket, WebSocketState
 
 from app.realtime.protocol import SEND_TEXTS
+from app.realtime.sweep import sweep_for
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,10 @@ QUEUE_SIZE = 512
 LINGER_SECONDS = 5.0  # a writer task waits this long for more before it ends
 CLOSE_TOO_SLOW = 1013  # "try again later"
 CLOSE_SEAT_REMOVED = 4403
+CLOSE_IDLE = 4408
+IDLE_MESSAGE = (  # ws.error_message(None, "idle", ...)
+    b'{"type":"error","id":null,"code":"idle","message":"no message for too long; reconnect"}'
+)
 
 
 class Connection:
@@ -41,7 +46,7 @@ class Connection:
 
     __slots__ = (
         "websocket", "code", "seat_id", "_queue", "_close_code", "_task", "_more", "_stopped",
-        "_direct", "visible", "patches", "base",
+        "_direct", "visible", "patches", "base", "sweep_key", "heard", "idle",
     )  # fmt: skip
 
     def __init__(self, websocket: WebSocket, code: str, seat_id: int | None) -> None:
@@ -64,6 +69,11 @@ class Connection:
         # is made against.
         self.patches = False
         self.base = -1
+        # The idle close (`watch_idle`): the loop's time of the last message heard, on
+        # the loop's sweep (app/realtime/sweep.py) rather than a timer of its own.
+        self.sweep_key: int | None = None
+        self.heard = 0.0
+        self.idle: float | None = None
 
     @property
     def closing(self) -> bool:
@@ -76,6 +86,30 @@ class Connection:
 
     def start(self) -> None:
         """Registered: nothing to do until the first message (kept for callers)."""
+
+    def watch_idle(self, seconds: float) -> None:
+        """Close this socket (4408, after an `idle` error) once it has heard nothing for
+        `seconds`; the reader sets `heard` on each message."""
+        loop = asyncio.get_running_loop()
+        self.idle = seconds
+        self.heard = loop.time()
+        sweep_for(loop).add(self, self.heard + seconds)
+
+    def unwatch(self) -> None:
+        """No idle close any more (the socket is gone)."""
+        if self.sweep_key is not None:
+            sweep_for(asyncio.get_running_loop()).discard(self)
+
+    def swept(self, now: float) -> float | None:
+        """The sweep's call at the idle deadline: a later one if something was heard."""
+        if self.idle is None or self.closing or self._stopped:
+            return None
+        due = self.heard + self.idle
+        if now < due:
+            return due
+        self.send(IDLE_MESSAGE)
+        self.close(CLOSE_IDLE)
+        return None
 
     def send(self, data: bytes) -> None:
         """Write one JSON message now if the socket can take it, else queue it; never

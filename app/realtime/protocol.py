@@ -5,6 +5,9 @@
   and a `Flag` (a list, a future only while someone waits), and the websockets parser
   that read the upgrade request is replaced by the frame parser it delegates to, so the
   request (its headers) is not kept alive by the suspended generator (~3 KB).
+- **Its keep-alive pings run on the loop's sweep** (`app.realtime.sweep`), not on a
+  timer of each socket's own (~0.5 KB a socket): same pings, payload check and close 1011
+  when no pong comes within `ping_timeout`, up to `sweep.RESOLUTION` late.
 - **It forgets the handshake once the socket is accepted.** uvicorn's
   `WebSocketsSansIOProtocol` keeps the upgrade request (with its headers parsed into a
   dict and a list) and the 101 response for the whole life of the connection, though
@@ -30,6 +33,8 @@ without it, or Starlette's test client, takes the ASGI path).
 from __future__ import annotations
 
 import asyncio
+import random
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +43,8 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import OPEN, Protocol
 from websockets.server import ServerProtocol
 from websockets.streams import StreamReader
+
+from app.realtime.sweep import sweep_for
 
 SEND_TEXTS = "karanor.websocket.send_texts"
 
@@ -141,12 +148,64 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         "pending_ping_payload", "ping_interval", "ping_sent_at", "ping_timeout",
         "ping_timer", "pong_timer", "queue", "read_paused", "request", "response",
         "root_path", "scheme", "scope", "server", "tasks", "transport", "writable",
+        "sweep_key", "next_ping_at",
     )  # fmt: skip
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Flag(True)  # type: ignore[assignment]
+        self.sweep_key: int | None = None
+        self.next_ping_at = 0.0
+
+    # The keep-alive pings on the loop's sweep (app/realtime/sweep.py), not on a timer of
+    # each socket's own (`ping_timer`, `pong_timer`: ~0.5 KB a socket): same pings, same
+    # payload check, same close 1011 when no pong comes in `ping_timeout`, up to
+    # `sweep.RESOLUTION` later.
+
+    def start_keepalive(self) -> None:
+        if self.ping_interval is not None and self.ping_interval > 0:
+            self.next_ping_at = self.loop.time() + self.ping_interval
+            sweep_for(self.loop).add(self, self.next_ping_at)
+
+    def stop_keepalive(self) -> None:
+        super().stop_keepalive()
+        sweep_for(self.loop).discard(self)
+
+    def swept(self, now: float) -> float | None:
+        """The sweep's call at this socket's deadline: the next ping's or the pong's."""
+        if self.disconnected or self.close_sent or self.transport.is_closing():
+            return None
+        if self.pending_ping_payload is not None and self.ping_timeout is not None:
+            deadline = self.ping_sent_at + self.ping_timeout
+            if now < deadline:
+                return deadline
+            self.keepalive_timeout()  # closes 1011
+            return None
+        if now < self.next_ping_at:
+            return self.next_ping_at
+        # uvicorn's send_keepalive_ping, without its timers.
+        assert self.ping_interval is not None
+        self.pending_ping_payload = struct.pack("!I", random.getrandbits(32))
+        self.ping_sent_at = now
+        self.conn.send_ping(self.pending_ping_payload)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.ping_timeout is not None:
+            return now + self.ping_timeout  # the pong's deadline (it sets the next ping)
+        self.next_ping_at = now + self.ping_interval
+        return self.next_ping_at
+
+    def handle_pong(self, event: Frame) -> None:
+        # Unsolicited and stale pongs (not the payload of the ping in flight) are ignored.
+        if self.pending_ping_payload is None or bytes(event.data) != self.pending_ping_payload:
+            return
+        self.last_ping_rtt = self.loop.time() - self.ping_sent_at
+        self.pending_ping_payload = None
+        if self.ping_timeout is not None and self.ping_interval is not None:
+            # uvicorn pings again `ping_interval - rtt` after the pong: `ping_interval`
+            # after the last ping.
+            self.next_ping_at = self.ping_sent_at + self.ping_interval
+            sweep_for(self.loop).add(self, self.next_ping_at)
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)

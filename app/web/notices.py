@@ -71,8 +71,8 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": S.ErrorOut} for status in (*statuses, 422, 429)}
 
 
-def _out(notices: Notices, listed: list[dict[str, Any]]) -> NoticesOut:
-    key = notices.public_key if "web_push" in notices.kinds else None
+async def _out(notices: Notices, listed: list[dict[str, Any]]) -> NoticesOut:
+    key = await notices.public_key()
     return NoticesOut(
         vapid_public_key=key, kinds=notices.kinds, targets=[TargetOut(**t) for t in listed]
     )
@@ -85,7 +85,7 @@ def _out(notices: Notices, listed: list[dict[str, Any]]) -> NoticesOut:
     summary="A seat's notices outside the page: the server's key and kinds, its devices",
 )
 async def list_notices(caller: SeatDep, notices: NoticesDep) -> NoticesOut:
-    return _out(notices, await notices.listed(caller))
+    return await _out(notices, await notices.listed(caller))
 
 
 @router.put(
@@ -104,7 +104,7 @@ async def put_notices(
         time_zone=body.time_zone or "UTC",
         origin=str(request.base_url),
     )
-    return _out(notices, await notices.subscribe(caller, sub))
+    return await _out(notices, await notices.subscribe(caller, sub))
 
 
 @router.delete(
@@ -121,4 +121,4 @@ async def delete_notices(
     target = None
     if body is not None:
         target = body.web_push.endpoint if body.web_push else body.url
-    return _out(notices, await notices.unsubscribe(caller, target))
+    return await _out(notices, await notices.unsubscribe(caller, target))

@@ -42,7 +42,6 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 16 * 1024
 CLOSE_POLICY = 1008
-CLOSE_IDLE = 4408
 CLOSE_TOO_MANY = 4429
 _messages: TypeAdapter[Any] = TypeAdapter(S.WsMessage)
 
@@ -157,20 +156,19 @@ async def room_socket(
             conn = Connection(websocket, caller.code, seat.id if seat else None)
             conn.patches = patches
             limiter = RateLimiter(settings.ws_message_rate, settings.ws_message_burst, max_keys=1)
-            idle = settings.ws_idle_seconds or None
+            idle = settings.ws_idle_seconds
+            loop = asyncio.get_running_loop()
             try:
                 await service.connect(conn)
                 _forget_handshake(websocket)
+                if idle:
+                    # On the loop's sweep: no timer of the socket's own (memory); the
+                    # sweep sends `idle` and closes 4408, and the receive below then
+                    # answers the disconnect.
+                    conn.watch_idle(idle)
                 while not conn.closing:
-                    try:
-                        # asyncio.timeout, not wait_for: wait_for wraps the receive in one
-                        # more task per message, held by every idle socket (memory).
-                        async with asyncio.timeout(idle):
-                            message = await websocket.receive()
-                    except TimeoutError:
-                        conn.send(error_message(None, "idle", "no message for too long; reconnect"))
-                        conn.close(CLOSE_IDLE)
-                        break
+                    message = await websocket.receive()
+                    conn.heard = loop.time()
                     if message["type"] == "websocket.disconnect":
                         return
                     text = message.get("text")
@@ -191,6 +189,7 @@ async def room_socket(
             except Exception:
                 log.exception("socket of room %s failed", caller.code)
             finally:
+                conn.unwatch()
                 await service.disconnect(conn)
         finally:
             limits.per_ip.release(address)

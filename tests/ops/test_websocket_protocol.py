@@ -21,6 +21,7 @@ from websockets.protocol import Protocol
 
 from app.config import Settings
 from app.realtime.protocol import Flag, Inbox, LeanWebSocketProtocol
+from app.realtime.sweep import sweep_for
 from app.server import uvicorn_options
 from tests.helpers.server import uvicorn_serving
 
@@ -108,8 +109,10 @@ def _served(protocol_class: type, ws: Any) -> Any:
 
 
 @asynccontextmanager
-async def serving(protocol: type[asyncio.Protocol] = LeanWebSocketProtocol) -> AsyncIterator[int]:
-    async with uvicorn_serving(upper, protocol) as server:
+async def serving(
+    protocol: type[asyncio.Protocol] = LeanWebSocketProtocol, **options: Any
+) -> AsyncIterator[int]:
+    async with uvicorn_serving(upper, protocol, **options) as server:
         yield server.config.port
 
 
@@ -208,5 +211,88 @@ def test_a_paused_transport_holds_the_writes_until_resumed() -> None:
                 await asyncio.wait_for(ws.recv(), 0.3)
             served.resume_writing()
             assert await asyncio.wait_for(ws.recv(), 5) == "B"
+
+    asyncio.run(main())
+
+
+# ---------------------------------------------------------------- keep-alive pings
+
+
+async def _read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """(opcode, payload) of the server's next frame (unmasked, short)."""
+    head = await asyncio.wait_for(reader.readexactly(2), 10)
+    length = head[1] & 0x7F
+    assert length < 126
+    return head[0] & 0x0F, await reader.readexactly(length)
+
+
+def _masked(opcode: int, payload: bytes) -> bytes:
+    mask = os.urandom(4)
+    return (
+        bytes((0x80 | opcode, 0x80 | len(payload)))
+        + mask
+        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    )
+
+
+def test_keepalive_pings_come_from_the_sweep_and_a_missing_pong_closes_1011() -> None:
+    """The pings run on the loop's sweep, with no timer of the socket's own: a client
+    answering them is pinged again and again; one that stops answering is closed 1011
+    ("keepalive ping timeout") as by uvicorn's own timers; a stale pong is ignored."""
+
+    async def main() -> None:
+        async with serving(ws_ping_interval=0.3, ws_ping_timeout=0.3) as port:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            try:
+                writer.write(_handshake(port))
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                assert head.startswith(b"HTTP/1.1 101")
+                (served,) = [
+                    o
+                    for o in gc.get_objects()
+                    if type(o) is LeanWebSocketProtocol
+                    and not o.disconnected
+                    and o.client is not None
+                    and o.client[1] == writer.get_extra_info("sockname")[1]
+                ]
+                assert served.sweep_key is not None
+                loop = asyncio.get_running_loop()
+                sent_at = []
+                for _ in range(3):
+                    opcode, payload = await _read_frame(reader)
+                    assert opcode == 0x9  # ping
+                    sent_at.append(loop.time())
+                    assert served.ping_timer is None and served.pong_timer is None
+                    writer.write(_masked(0xA, b"stale"))  # not this ping's payload: ignored
+                    writer.write(_masked(0xA, payload))
+                    await writer.drain()
+                # One ping_interval apart, up to the sweep's resolution (and a busy machine).
+                gaps = [b - a for a, b in zip(sent_at, sent_at[1:], strict=False)]
+                assert all(0.25 <= gap < 2 for gap in gaps), gaps
+                # No pong now: closed 1011 once ping_timeout has passed.
+                assert (await _read_frame(reader))[0] == 0x9
+                opcode, payload = await _read_frame(reader)
+                assert opcode == 0x8 and payload[:2] == (1011).to_bytes(2, "big")
+                assert await asyncio.wait_for(reader.read(), 10) == b""  # and hung up
+                assert served.sweep_key is None
+            finally:
+                writer.transport.abort()
+
+    asyncio.run(main())
+
+
+def test_a_closed_socket_leaves_the_sweep() -> None:
+    async def main() -> None:
+        async with serving(ws_ping_interval=30) as port:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/x") as ws:
+                await ws.send("a")
+                assert await ws.recv() == "A"
+                served = _served(LeanWebSocketProtocol, ws)
+                sweep = sweep_for(asyncio.get_running_loop())
+                assert served.sweep_key is not None and len(sweep) >= 1
+            async with asyncio.timeout(10):  # uvicorn sets a flag, no event to await
+                while not served.disconnected:
+                    await asyncio.sleep(0.01)
+            assert served.sweep_key is None
 
     asyncio.run(main())
