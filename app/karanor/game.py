@@ -143,6 +143,12 @@ class Karanor(kit.KitGame):
         return _catalogue(lang)
 
 
+def _point(pt: Any) -> list[float | int]:
+    """A map point as the page gets it: a whole coordinate written `95`, not `95.0` (the
+    map's ~8,000 numbers are whole: 1.3 KB less of a first visit, gzipped)."""
+    return [int(v) if float(v).is_integer() else v for v in pt]
+
+
 @functools.cache
 def _catalogue(lang: str) -> dict[str, Any]:
     """What the client needs to draw the map and explain every card."""
@@ -159,11 +165,17 @@ def _catalogue(lang: str) -> dict[str, Any]:
             "width": m.width,
             "height": m.height,
             "territories": [
-                {**t.model_dump(), "article": c.articles.get(t.id, "")} for t in m.territories
+                {
+                    **t.model_dump(),
+                    "center": _point(t.center),
+                    "shape": [_point(pt) for pt in t.shape],
+                    "article": c.articles.get(t.id, ""),
+                }
+                for t in m.territories
             ],
             "land": [list(pair) for pair in m.land],
             "sea_routes": [list(pair) for pair in m.sea_routes],
-            "coast": [[list(pt) for pt in line] for line in m.coast],
+            "coast": [[_point(pt) for pt in line] for line in m.coast],
             "cities": list(c.cities),
         },
         "rules": c.rules.model_dump(),
