@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import orjson
 
@@ -13,6 +14,8 @@ SETUP = "setup"
 PLAY = "play"
 FINAL = "final_travel"
 OVER = "game_over"
+
+_T = TypeVar("_T")
 
 PLAN = "plan"
 MOVE = "move"
@@ -56,16 +59,7 @@ class Player:
     reset_done: bool = False  # the 1-2-3 reset, this turn
 
     def copy(self) -> Player:
-        q = Player.__new__(Player)
-        for name in _PLAYER_SHARED:
-            setattr(q, name, getattr(self, name))
-        for name in _PLAYER_LISTS:
-            setattr(q, name, list(getattr(self, name)))
-        q.pieces = [dict(x) for x in self.pieces]
-        q.incoming = [dict(x) for x in self.incoming]
-        q.companions = [{"id": x["id"], "used": list(x["used"])} for x in self.companions]
-        q.region_deliveries = dict(self.region_deliveries)
-        return q
+        return _copy_player(self)
 
 
 _PLAYER_SHARED = (
@@ -131,26 +125,7 @@ class State(GameState[Player]):
     def copy(self) -> State:
         """An independent copy, field by field (about five times faster than a JSON round
         trip; `test_determinism.py` checks it equals one)."""
-        t = State.__new__(State)
-        for name in _STATE_SHARED:
-            setattr(t, name, getattr(self, name))
-        for name in _STATE_LISTS:
-            setattr(t, name, list(getattr(self, name)))
-        for name in _STATE_DICTS:
-            setattr(t, name, dict(getattr(self, name)))
-        t.players = [p.copy() for p in self.players]
-        t.pending = [dict(x) for x in self.pending]
-        t.asks = [dict(x) for x in self.asks]
-        t.stacks = {k: list(v) for k, v in self.stacks.items()}
-        t.decks = {k: list(v) for k, v in self.decks.items()}
-        t.discards = {k: list(v) for k, v in self.discards.items()}
-        t.setup_stacks = [list(x) for x in self.setup_stacks]
-        t.travel = (
-            None
-            if self.travel is None
-            else {k: list(v) if isinstance(v, list) else v for k, v in self.travel.items()}
-        )
-        return t
+        return _copy_state(self)
 
 
 _STATE_SHARED = (
@@ -161,3 +136,52 @@ _STATE_SHARED = (
 _STATE_LISTS = ("acts", "inn", "courtyard", "row", "row_die", "buildings", "upgrades_track",
                 "unused_steeds")  # fmt: skip
 _STATE_DICTS = ("market", "supply", "goods_supply")
+
+
+def _copier(
+    cls: type[_T], shared: tuple[str, ...], lists: tuple[str, ...], rest: list[str], **names: Any
+) -> Callable[[_T], _T]:
+    """A function copying a `cls` field by field: `shared` fields kept (immutable values),
+    `lists` copied one level, and `rest` (lines `q.NAME = ...` over `self`, which may call
+    `names`) as written.
+    Compiled once: a 4-seat state copies in 16 us instead of 21 us with `getattr` loops,
+    and the greedy bot copies the state for every command it weighs."""
+    body = [f"    q.{n} = self.{n}" for n in shared]
+    body += [f"    q.{n} = list(self.{n})" for n in lists]
+    body += [f"    {line}" for line in rest]
+    source = "def copy(self):\n    q = new(cls)\n" + "\n".join(body) + "\n    return q\n"
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, **names}
+    exec(compile(source, f"<{cls.__name__}.copy>", "exec"), scope)  # noqa: S102 - our own code
+    return cast("Callable[[_T], _T]", scope["copy"])
+
+
+_copy_player = _copier(
+    Player,
+    _PLAYER_SHARED,
+    _PLAYER_LISTS,
+    [
+        "q.pieces = [dict(x) for x in self.pieces]",
+        "q.incoming = [dict(x) for x in self.incoming]",
+        'q.companions = [{"id": x["id"], "used": list(x["used"])} for x in self.companions]',
+        "q.region_deliveries = dict(self.region_deliveries)",
+    ],
+)
+_copy_state = _copier(
+    State,
+    _STATE_SHARED,
+    _STATE_LISTS,
+    [
+        *(f"q.{n} = dict(self.{n})" for n in _STATE_DICTS),
+        "q.players = [copy_player(p) for p in self.players]",
+        "q.pending = [dict(x) for x in self.pending]",
+        "q.asks = [dict(x) for x in self.asks]",
+        "q.stacks = {k: list(v) for k, v in self.stacks.items()}",
+        "q.decks = {k: list(v) for k, v in self.decks.items()}",
+        "q.discards = {k: list(v) for k, v in self.discards.items()}",
+        "q.setup_stacks = [list(x) for x in self.setup_stacks]",
+        "t = self.travel",
+        "q.travel = None if t is None else "
+        "{k: list(v) if isinstance(v, list) else v for k, v in t.items()}",
+    ],
+    copy_player=_copy_player,
+)
