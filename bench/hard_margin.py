@@ -34,6 +34,8 @@ def main(argv: list[str]) -> None:
     hard.TOP = int(env.get("HARD_TOP", hard.TOP))
     if env.get("HARD_REACT"):
         hard.Search.reactions = True  # type: ignore[attr-defined]
+    if "HARD_REPLIES" in env and hasattr(hard, "REPLIES"):  # Dark Road: other turns played
+        hard.REPLIES = int(env["HARD_REPLIES"])
     if "HARD_Z" in env:  # the paired gain's lower bound, in standard errors
         hard.Search.confidence = float(env["HARD_Z"])  # type: ignore[attr-defined]
     if "HARD_CLOSE" in env:  # Karanor: the candidates within this much gold of the best

@@ -31,6 +31,7 @@ DEFAULT_ITERATIONS = 24  # 6 worlds of 4 candidates: CPU p50 185 ms, p95 430 ms
 DEPTH = 4  # greedy plies after the candidate, at most, before the position is scored
 COINS_GUESS = 6  # what another seat is taken to hold behind its screen
 HORIZON = "next"  # rollouts run to the seat's next turn (kit.search.rollout)
+REPLIES = 1  # at 3+ seats, only the next seat's turn is played before the position is scored
 MAX_PLIES = 400
 
 
@@ -72,6 +73,11 @@ class Search(ks.RulesSearch):
         if len(s.players) == 1:
             return mine
         return mine - max(worth(s, q.seat) for q in s.players if q.seat != seat)
+
+    def replies(self, s: State) -> int | None:
+        """Other seats' turns a rollout plays: all of them at two seats, `REPLIES` beyond
+        (four seats' greedy turns are four times a decision's budget)."""
+        return None if len(s.players) <= 2 else REPLIES
 
     horizon = HORIZON
     max_plies = MAX_PLIES

@@ -155,3 +155,51 @@ def test_pick_draws_as_the_grouping_policy_did() -> None:
         for _ in range(3):
             assert pick(actions, lambda a: a[0], r1, skip) == _pick_grouped(actions, r2, skip)
         assert r1.getstate() == r2.getstate()
+
+
+class _Ring:
+    """A game of `seats` seats taking turns of two plies each, for the search's rollout:
+    the state is the list of seats that played, in order."""
+
+    horizon = "next"
+
+    def __init__(self, seats: int, replies: int | None) -> None:
+        self.seats, self.bound = seats, replies
+
+    def replies(self, w: list[int]) -> int | None:
+        return self.bound
+
+    def turn_of(self, w: list[int]) -> int:
+        return (len(w) // 2) % self.seats
+
+    def to_act(self, w: list[int]) -> list[int]:
+        return [self.turn_of(w)]
+
+    def legal(self, w: list[int], seat: int) -> list[str]:
+        return ["play"]
+
+    def apply(self, w: list[int], seat: int, cmd: str) -> list[int]:
+        w.append(seat)
+        return w
+
+    def is_over(self, w: list[int]) -> bool:
+        return len(w) >= 40
+
+
+def test_a_rollout_plays_to_the_seats_next_turn_or_only_the_replies_it_is_allowed() -> None:
+    from app.games.kit.search import rollout
+
+    def play(w: list[int], who: int, legal: list[str]) -> str:
+        return legal[0]
+
+    # Seat 0 has played the first ply of its turn: the rest of it, then the others'.
+    for seats, bound, played in [
+        (4, None, [0, 1, 1, 2, 2, 3, 3]),  # every other seat's turn, up to seat 0's next
+        (4, 1, [0, 1, 1]),  # the next seat's reply only
+        (4, 2, [0, 1, 1, 2, 2]),
+        (2, 1, [0, 1, 1]),  # at two seats, one reply is all of them
+    ]:
+        w = [0]
+        plies = rollout(_Ring(seats, bound), w, 0, play)  # type: ignore[arg-type]
+        assert w[1:] == played, (seats, bound)
+        assert plies == len(played)

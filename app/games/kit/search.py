@@ -103,13 +103,23 @@ LOST = -1e6  # a candidate the world refuses (it cannot be: the seat's own comma
 def rollout(game: SearchGame, w: Any, seat: int, play: Policy, max_plies: int = 400) -> int:
     """Play `w` on with `play` for every seat until the game's horizon: `rollout_done`
     (horizon "turn", the default), the seat's next turn (`turn_of`, horizon "next") or
-    the game's end (horizon "end"), at most `max_plies`; the plies played."""
+    the game's end (horizon "end"), at most `max_plies`; the plies played.
+
+    With horizon "next", a game's `replies(w)` (when it has one) bounds how many other
+    seats' turns are played before the seat's next turn: at many seats, the next seat's
+    reply may be all a decision can afford to look at."""
     plies = 0
     horizon = getattr(game, "horizon", "turn")
+    replies = game.replies(w) if horizon == "next" and hasattr(game, "replies") else None
     left = False  # another seat's turn has begun (horizon "next")
+    last, changes = seat, 0  # the turn seen last, and how often it changed
     while plies < max_plies and not game.is_over(w):
         if horizon == "next":
             turn = game.turn_of(w)
+            if turn != last:
+                last, changes = turn, changes + 1
+                if replies is not None and changes > replies:
+                    break  # the replies' turns are over
             if turn != seat:
                 left = True
             elif left:
