@@ -91,7 +91,8 @@ def test_a_room_page_names_its_game_s_modules_styles_and_content(
 ) -> None:
     """The room page of an existing room preloads what its game's board needs (the
     game's module and all it imports, its style sheets, its content in the page's
-    language at its version), so none of it waits for the scripts to find it; a page of
+    language at its version, the room and the game list), so none of it waits for the
+    scripts to find it; a page of
     a room that does not exist names nothing of any game."""
     import re
 
@@ -119,7 +120,11 @@ def test_a_room_page_names_its_game_s_modules_styles_and_content(
                     r'<link rel="preload" as="fetch" crossorigin="anonymous" href="([^"]+)"', page
                 )
                 version = content_version(game, "fr")
-                assert content == [f"/api/games/{game}/content?lang=fr&amp;v={version}"], content
+                assert content == [
+                    f"/api/games/{game}/content?lang=fr&amp;v={version}",
+                    f"/api/rooms/{code}",
+                    "/api/games",
+                ], content
                 # The other game's code is not preloaded.
                 other = "darkroad" if game == "karanor" else "karanor"
                 assert not any(f"/js/games/{other}/" in m for m in modules)
