@@ -139,10 +139,31 @@ export function fittedWidth(node) {
   return lines ? Math.max(0, ...lines.map((l) => l.w)) : node.getComputedTextLength();
 }
 
+/** A measure of strings in `node`'s font, in its drawing units. A canvas measures them:
+ *  asking the text itself (`getComputedTextLength`) lays the page out again at every
+ *  string, some 20 layouts on a first Dark Road board, most of its first render at 4x CPU.
+ *  The font is read once per class (a style recalculation, no layout). */
+const FONTS = new Map();
+let canvas = null;
+function measurer(node) {
+  const cls = node.getAttribute("class") || "";
+  let font = FONTS.get(cls);
+  if (font === undefined) {
+    const cs = getComputedStyle(node);
+    font = { font: `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`,
+      spacing: cs.letterSpacing === "normal" ? "0px" : cs.letterSpacing };
+    FONTS.set(cls, font);
+  }
+  canvas ||= document.createElement("canvas").getContext("2d");
+  return (str) => {
+    canvas.font = font.font;
+    canvas.letterSpacing = font.spacing;
+    return canvas.measureText(str).width;
+  };
+}
+
 function layout(node, text, width, most) {
-  const probe = s("tspan");
-  node.replaceChildren(probe);
-  const len = (str) => { probe.textContent = str; return probe.getComputedTextLength(); };
+  const len = measurer(node);
   const room = width / SQUEEZE;
   const words = String(text).split(/\s+/).filter(Boolean);
   const breakAt = (limit) => {
