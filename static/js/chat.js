@@ -4,7 +4,7 @@
 // wide screen it is a column always open; in the lobby, a plain chat card.
 // Everything a player typed is inserted as text (textContent), never as HTML.
 import { t, tn } from "./i18n.js";
-import { clear, h, seatBadge, seatColour } from "./util.js";
+import { afterPaint, clear, h, seatBadge, seatColour } from "./util.js";
 
 const MAX_CHAT = 200;
 const WIDE = "(min-width: 1200px)";
@@ -43,6 +43,16 @@ export class ChatPanel {
     this.unreadEl = $("#trade-unread");
     this.peekEl = $("#trade-peek");
     this.list = $("#timeline");
+    // Where the reader is (at the bottom: new lines are followed), kept from the list's own
+    // scroll events: redrawing the timeline never reads the layout (issue 31: its read
+    // laid the first board out a second time at 4x CPU).
+    this.atEnd = true;
+    this.scrolled = 0;
+    this.list.addEventListener("scroll", () => {
+      const list = this.list;
+      this.scrolled = list.scrollTop;
+      this.atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    }, { passive: true });
     this.tabList = $(".trade-tabs");
     this.tabs = { timeline: $("#tab-timeline") };
     this.panes = { timeline: $("#timeline-pane") };
@@ -246,8 +256,8 @@ export class ChatPanel {
       game.length ? [game.map((e) => [e.key, e.t]), ctx.view, ctx.busy] : null]);
     if (key === this.drawn) return;
     this.drawn = key;
-    const atEnd = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
-    const keep = this.list.scrollTop;
+    const atEnd = this.atEnd;
+    const keep = this.scrolled;
     const active = document.activeElement;
     const focus = active && this.list.contains(active)
       ? [active.closest("[data-key]")?.dataset.key, active.dataset.testid] : null;
@@ -270,7 +280,7 @@ export class ChatPanel {
     }
     this.peekEl.textContent = last ? this.peekText(last) : "";
     if (atEnd) this.scrollToEnd();
-    else this.list.scrollTop = keep;
+    else afterPaint(() => { this.list.scrollTop = keep; });
     if (focus?.[0] && focus[1]) {
       const again = this.list.querySelector(`[data-key="${CSS.escape(focus[0])}"] [data-testid="${CSS.escape(focus[1])}"]`);
       if (again && !again.disabled) again.focus();
@@ -305,6 +315,7 @@ export class ChatPanel {
   }
 
   scrollToEnd() {
-    requestAnimationFrame(() => { this.list.scrollTop = this.list.scrollHeight; });
+    this.atEnd = true;
+    afterPaint(() => { if (this.atEnd) this.list.scrollTop = this.list.scrollHeight; });
   }
 }

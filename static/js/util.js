@@ -48,6 +48,13 @@ export function clear(node) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
+/** Run `fn` once the next frame is painted: a read of the layout there (a list's
+ *  `scrollHeight`) finds it clean, where inside a view's task or a frame's callbacks it
+ *  would lay the page out once more before the frame (issue 31). */
+export function afterPaint(fn) {
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
 // --- seats: told apart by colour AND shape ------------------------------------------
 
 export const SEAT_COLOURS = ["#c0392b", "#1f5fbf", "#1e8449", "#b9770e", "#7d3c98", "#138d90"];
@@ -136,6 +143,12 @@ export function toast(message, kind = "info", ms = 5000) {
     h("button", { type: "button", class: "toast-close", "aria-label": t("Dismiss"), "data-tip": t("Dismiss"),
       onclick: () => node.remove() }, "×"));
   box.append(node);
+  // Docked in a game's layout (kit.js dockToasts), the toasts sit in a box that scrolls
+  // when they pile up: the newest, at its end, is the one to read (scrolled to before the
+  // next frame, not here: a toast said while the page renders would force a layout).
+  if (box.classList.contains("docked")) {
+    requestAnimationFrame(() => { if (node.isConnected) node.scrollIntoView({ block: "nearest", inline: "nearest" }); });
+  }
   setTimeout(() => node.remove(), ms);
   return node;
 }

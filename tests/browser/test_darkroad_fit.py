@@ -81,6 +81,8 @@ TOAST_AFTER_SCROLL = """async () => {
   const col = document.querySelector('.dr-side-col');
   col.scrollTop = col.scrollHeight;
   const { toast } = await import('/static/js/util.js');
+  // Toasts piled up past the docked box's height: the newest is the one scrolled to.
+  for (let i = 0; i < 4; i++) toast('earlier toast ' + i, 'info', 60000);
   toast('probe toast', 'ok', 60000);
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const node = [...document.querySelectorAll('.toast')].find(n => n.textContent.includes('probe toast'));
