@@ -130,6 +130,8 @@ class RoomPage {
       const advice = await this.coach.askCoach(this.code, button);
       // Marked again at each drawing of this version (a chat line, a presence redraws).
       this.coached = advice && this.view?.version === version ? { version, action: advice.action } : null;
+      // A choice made in a form of the game's (Karanor's market) is set up there first.
+      if (this.coached && this.game?.showAdvice?.(advice.action)) this.render();
     });
     this.lobby = null; // made at the first look at the lobby (lobbyReady)
     if (this.room.status === "lobby" && !this.replayMode) await this.lobbyReady();

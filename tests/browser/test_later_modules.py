@@ -5,6 +5,7 @@ and each still works once loaded.
 
 from __future__ import annotations
 
+import json
 import random
 
 import httpx
@@ -87,7 +88,7 @@ def test_a_game_page_loads_the_menus_modules_at_their_first_use(
     # The page marks that choice, and only elements offering it: a move's target on the
     # map by its destination (data-to), not every destination.
     coached = page.locator(".coached")
-    expect(coached.first).to_be_attached(timeout=15_000)
+    expect(coached.first, f"the coach's choice {advice} is marked").to_be_attached(timeout=15_000)
     marks = coached.evaluate_all(
         "(els) => els.map((e) => ({type: e.dataset.type, to: e.dataset.to || null,"
         " command: e.dataset.command || null}))"
@@ -101,6 +102,39 @@ def test_a_game_page_loads_the_menus_modules_at_their_first_use(
     expect(page.locator("#game-menu")).to_be_visible()
     page.wait_for_load_state("networkidle")
     assert "lobby" not in asked and "replay" not in asked
+    assert not problems, "\n".join(problems)
+
+
+def test_the_coach_s_market_visit_is_set_up_in_the_market_panel_and_marked(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A Karanor market visit has no button until the panel's steppers make it: when the
+    coach chooses one, the panel opens with the steppers set to it and its button is the
+    one marked (before, nothing was: a coach test failed whenever the hard bot chose the
+    market). The coach's answer is the server's shape, with a market visit the seat may
+    make, given by the test so that the case is met every run."""
+    room = make_room(server.url, humans=2, options={"coach": True})
+    token = past_the_draft(room)
+    legal = httpx.get(
+        f"{server.url}/api/rooms/{room.code}/view", headers=bearer(token), timeout=15
+    ).json()["legal_actions"]
+    visits = [a for a in legal if a["type"] == "market"]
+    assert visits, "the seat to act may visit the market after the draft"
+    visit = max(visits, key=lambda a: len(a.get("buy") or {}) + len(a.get("sell") or {}))
+    problems: list[str] = []
+    page, _ = opened(browser, f"{server.url}/r/{room.code}#token={token}", problems)
+    expect(page.locator("[data-testid=legal-action]").first).to_be_visible(timeout=15_000)
+    expect(page.get_by_test_id("market-panel")).not_to_have_attribute("open", "")
+    answer = {"version": 0, "action": visit, "reason": "A market visit.", "offers": []}
+    page.route("**/coach?*", lambda route: route.fulfill(json=answer))
+    page.get_by_test_id("coach").click()
+    coached = page.locator(".coached")
+    expect(coached).to_have_count(1)
+    expect(page.get_by_test_id("market-panel")).to_have_attribute("open", "")
+    assert json.loads(coached.get_attribute("data-command") or "null") == visit
+    for side in ("buy", "sell"):
+        for good, n in (visit.get(side) or {}).items():
+            expect(page.get_by_test_id(f"market-{side}-{good}")).to_have_text(str(n))
     assert not problems, "\n".join(problems)
 
 

@@ -179,6 +179,15 @@ const pick = { version: -1, buy: {}, sell: {}, open: false };
 /** The market panel's choice (a part of the action bar's key: its steppers redraw it). */
 export const marketPick = () => ({ buy: pick.buy, sell: pick.sell, open: pick.open });
 
+/** The coach chose a market visit: the panel opens with its steppers set to it, so that
+ *  its button (the coach marks it) is on screen. Whether the page must be drawn again. */
+export function showMarket(view, action) {
+  if (action?.type !== "market") return false;
+  Object.assign(pick, { version: view.version, buy: { ...(action.buy || {}) },
+    sell: { ...(action.sell || {}) }, open: true });
+  return true;
+}
+
 const countOf = (pairs, r) => (pairs || {})[r] || 0;
 const samePairs = (a, b) => {
   const keys = new Set([...Object.keys(a || {}), ...Object.keys(b || {})]);
@@ -323,9 +332,21 @@ export function renderModal(dialog, ctx) {
     }
   }
   body.append(cards);
-  if (!dialog.open) {
+  openModal(dialog);
+}
+
+/** Open the choice dialog (drawn by `renderModal`) if it is shut: in the frame that draws
+ *  the render, where `showModal`'s layout of the whole page is the frame's own (inside the
+ *  render's task, the first board's, it was a second full layout: issue 31). A later
+ *  render that emptied it keeps it shut. */
+export function openModal(dialog) {
+  if (dialog.open || dialog.dataset.opening) return;
+  dialog.dataset.opening = "1";
+  requestAnimationFrame(() => {
+    delete dialog.dataset.opening;
+    if (dialog.open || !dialog.querySelector("#modal-content")?.childElementCount) return;
     try { dialog.showModal(); } catch { dialog.setAttribute("open", ""); }
-  }
+  });
 }
 
 function choiceCard(ctx, cmd, card, label) {

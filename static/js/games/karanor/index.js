@@ -6,7 +6,7 @@ import { clear, h } from "../../util.js";
 import { t } from "../../i18n.js";
 import { Parts } from "../../kit.js";
 import { legalOf } from "../../legal.js";
-import { marketPick, renderActions, renderModal, turnText } from "./actions.js";
+import { marketPick, openModal, renderActions, renderModal, showMarket, turnText } from "./actions.js";
 import { attackNotices, lastActionOf } from "./happened.js";
 import { Board, bindZoomButtons } from "./board.js";
 import { endDetails } from "./endgame.js";
@@ -102,8 +102,9 @@ export function mount(shell, root, content) {
     }
     waiting.hidden = true;
     modalHiddenKey = null;
-    parts.draw("choice", { choices, busy: ctx.busy, round: ctx.view.turn?.draft_round, open: dialog.open },
+    parts.draw("choice", { choices, busy: ctx.busy, round: ctx.view.turn?.draft_round },
       () => renderModal(dialog, ctx));
+    if (choices.length) openModal(dialog); // shut by the player, then asked for again
     modalKey = key;
   }
 
@@ -176,6 +177,11 @@ export function mount(shell, root, content) {
       parts.draw("table", { board: view.board }, () => renderTable(el.table, ctx));
       renderChoice(ctx);
       keepFocus();
+    },
+    /** The coach's choice, shown where it is made (a market visit: the panel's steppers
+     *  set to it); whether the page must be drawn again for it. */
+    showAdvice(action) {
+      return Boolean(shell.view) && showMarket(shell.view, action);
     },
     describe(event, view) {
       if (view) words.setView(view);
