@@ -99,10 +99,17 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
         " list, one per seat",
     )
     parser.add_argument(
-        "--budget", type=float, default=None, help="the searching bot's seconds per decision"
+        "--budget",
+        type=float,
+        default=None,
+        help="the searching bot's most seconds per decision (a room's setting; its designed"
+        " tries otherwise)",
     )
     parser.add_argument(
-        "--iterations", type=int, default=None, help="the searching bot's worlds per decision"
+        "--iterations",
+        type=int,
+        default=None,
+        help="the searching bot's tries per decision (default: the bot's own)",
     )
     parser.add_argument("--content", default=None, help="content pack (default: the game's)")
     parser.add_argument("--max-rounds", type=int, default=80, help="stop a game after N rounds")
@@ -145,7 +152,8 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.budget is not None or args.iterations is not None:
         from app.games.kit.search import Budget
 
-        budget = Budget(args.iterations or 1_000_000, args.budget)
+        # No --iterations: the bot's designed count, capped by --budget, as a room plays.
+        budget = Budget(args.iterations, args.budget)
     result = game.simulate(
         args.games, args.players, seed=args.seed, bots=args.bots, content=args.content,
         max_rounds=args.max_rounds, stats=args.stats, budget=budget,

@@ -204,3 +204,29 @@ def test_the_coachs_numbers_are_written_as_its_language_writes_them() -> None:
 
     assert Translator("en", {}).decimal(2.84) == "2.8"
     assert Translator("fr", {}).decimal(2.84) == "2,8"
+
+
+def test_a_rooms_time_setting_caps_the_bot_that_simulate_measured() -> None:
+    """A room gives its hard bots a time setting only (`seat_bot(..., budget)`): they try
+    their designed number of moves (Dark Road: 48 at two seats, 24 beyond), not more, as
+    `simulate` without `--iterations` measures them (the setting used to give 200)."""
+    from app.darkroad import hard
+
+    for players, designed in ((2, hard.TWO_SEATS_ITERATIONS), (4, hard.DEFAULT_ITERATIONS)):
+        s = darkroad_midgame(players)
+        bot = DARKROAD.seat_bot("hard", s, 0, 0, budget=60.0)
+        assert bot.budget.iterations is None and bot.budget.seconds == 60.0
+        legal = DE.legal_actions(s, 0)
+        assert len(legal) > 1
+        bot.decide(s, 0, legal)
+        last = bot.last
+        assert last is not None and not last.capped
+        k = len(last.means)
+        assert designed <= last.iterations < designed + k, (players, last.iterations, k)
+    # Karanor's, the same way (120 tries; most decisions are the prior's, unsearched).
+    s = karanor_midgame()
+    kbot = KARANOR.seat_bot("hard", s, 0, 0, budget=60.0)
+    assert kbot.budget.iterations is None
+    from app.karanor.hard import DEFAULT_ITERATIONS as KARANOR_TRIES
+
+    assert kbot.designed(s) == KARANOR_TRIES

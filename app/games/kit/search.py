@@ -35,9 +35,11 @@ Policy = Callable[[Any, int, Sequence[Any]], Any]
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long one decision may search: `iterations` worlds, at most `seconds`."""
+    """How long one decision may search: `iterations` tries (worlds times candidates), at
+    most `seconds`. No `iterations`: the bot's designed count (`SearchingBot.designed`), so
+    that a room's time setting caps a bot that plays as `simulate` measured it."""
 
-    iterations: int = 200
+    iterations: int | None = None
     seconds: float | None = 1.0
 
 
@@ -97,6 +99,7 @@ class SearchGame(Protocol):
     def is_over(self, s: Any) -> bool: ...
 
 
+DESIGNED = 200  # tries of a search given no count (a bot gives its own: SearchingBot)
 LOST = -1e6  # a candidate the world refuses (it cannot be: the seat's own commands)
 
 
@@ -165,7 +168,8 @@ def search(
     plies_cap = getattr(game, "max_plies", 400)
     worlds = 0
     deadline = None if budget.seconds is None else start + budget.seconds
-    while worlds == 0 or worlds * k < budget.iterations:
+    tries = budget.iterations if budget.iterations is not None else DESIGNED
+    while worlds == 0 or worlds * k < tries:
         if worlds and deadline is not None and time.perf_counter() > deadline:
             stats.capped = True
             break
@@ -242,7 +246,8 @@ class SearchingBot:
     rng: random.Random
 
     def start_search(self, budget: Budget | None, default_iterations: int) -> None:
-        self.budget = budget or Budget(default_iterations, 1.0)
+        self.budget = budget or Budget(None, 1.0)
+        self.default_iterations = default_iterations
         self.times: list[float] = []  # wall seconds per searched decision
         self.cpu_times: list[float] = []  # CPU seconds per searched decision
         self.last: Stats | None = None
@@ -254,9 +259,17 @@ class SearchingBot:
         last = self.last
         return max(last.means) - last.base if last is not None and last.means else 0.0
 
+    def designed(self, s: Any) -> int:
+        """The tries a decision in `s` makes when the budget names none (a game may make
+        it depend on the position, e.g. on the number of seats)."""
+        return self.default_iterations
+
     def searched(self, game: SearchGame, s: Any, seat: int, legal: Sequence[Any]) -> Any:
         """`search` with a seed from the bot's RNG; its figures kept."""
-        cmd, stats = search(game, s, seat, legal, self.rng.getrandbits(63), self.budget)
+        budget = self.budget
+        if budget.iterations is None:
+            budget = Budget(self.designed(s), budget.seconds)
+        cmd, stats = search(game, s, seat, legal, self.rng.getrandbits(63), budget)
         self.times.append(stats.seconds)
         self.cpu_times.append(stats.cpu)
         self.last = stats
