@@ -46,10 +46,25 @@ _HASHED_SUBRESOURCE = re.compile(r"^/static/[A-Za-z0-9_./-]+\.[0-9a-f]{10}\.(js|
 _SUBRESOURCE = [(b"x-content-type-options", b"nosniff")]
 
 
+# The API's answers (JSON, the QR code's SVG) are data, never a page's document: a policy
+# that allows nothing (what an API answer opened by itself in a tab may do) and no
+# framing; the page-only policies (opener, permissions) do nothing on them. ~280 bytes
+# less on each of a first visit's API answers (issue 31's 150 KB).
+API_CSP = "default-src 'none'; frame-ancestors 'none'"
+_API = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", API_CSP.encode()),
+]
+
+
 def security_headers(path: str) -> list[tuple[bytes, bytes]]:
     """The headers every HTTP answer on `path` carries."""
     if _HASHED_SUBRESOURCE.match(path):
         return _SUBRESOURCE
+    if path.startswith("/api/"):
+        return _API
     csp = DOCS_CSP if path.startswith(DOCS_PATHS) else CSP
     return [*_COMMON, (b"content-security-policy", csp.encode())]
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
-from app.web.security import CSP
+from app.web.security import API_CSP, CSP
 
 HEADERS = {
     "content-security-policy": CSP,
@@ -41,9 +41,15 @@ def client(app: FastAPI) -> Iterator[TestClient]:
     yield TestClient(app, raise_server_exceptions=False)
 
 
-def assert_headers(headers: dict[str, str] | object) -> None:
+def assert_headers(headers: dict[str, str] | object, path: str = "/") -> None:
+    """The page's headers, or an API answer's: its policy allows nothing (data, never a
+    page), and a page's own (opener, permissions) are left off."""
+    api = path.startswith("/api/")
     for key, value in HEADERS.items():
-        assert headers[key] == value, key  # type: ignore[index]
+        want = API_CSP if api and key == "content-security-policy" else value
+        assert headers[key] == want, key  # type: ignore[index]
+    for key in ("cross-origin-opener-policy", "permissions-policy"):
+        assert (key in headers) is not api, key  # type: ignore[operator]
 
 
 def test_an_unhandled_error_is_a_coded_500_with_the_headers(
@@ -75,4 +81,4 @@ def test_every_error_answer_has_the_headers(
     r = client.request(method, path, content=body, headers={"content-type": "application/json"})
     assert r.status_code == status, r.text
     assert "code" in r.json()["error"]
-    assert_headers(r.headers)
+    assert_headers(r.headers, path)
