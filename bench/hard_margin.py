@@ -34,8 +34,12 @@ def main(argv: list[str]) -> None:
     hard.TOP = int(env.get("HARD_TOP", hard.TOP))
     if env.get("HARD_REACT"):
         hard.Search.reactions = True  # type: ignore[attr-defined]
-    if "HARD_REPLIES" in env and hasattr(hard, "REPLIES"):  # Dark Road: other turns played
-        hard.REPLIES = int(env["HARD_REPLIES"])
+    if "HARD_REPLIES" in env:  # other seats' turns a rollout plays (horizon "next")
+        if hasattr(hard, "REPLIES"):  # Dark Road: beyond two seats
+            hard.REPLIES = int(env["HARD_REPLIES"])
+        else:  # Karanor: at every count
+            replies = int(env["HARD_REPLIES"])
+            hard.Search.replies = lambda self, s: replies  # type: ignore[attr-defined]
     if "HARD_Z" in env:  # the paired gain's lower bound, in standard errors
         hard.Search.confidence = float(env["HARD_Z"])  # type: ignore[attr-defined]
     if "HARD_CLOSE" in env:  # Karanor: the candidates within this much gold of the best
