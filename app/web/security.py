@@ -29,10 +29,14 @@ DOCS_CSP = (
 )
 DOCS_PATHS = ("/docs", "/redoc")
 
-_COMMON = [
+# Every answer but a hashed subresource; a page's adds the policies about documents.
+_ANY = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
+]
+_COMMON = [
+    *_ANY,
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
@@ -51,12 +55,7 @@ _SUBRESOURCE = [(b"x-content-type-options", b"nosniff")]
 # framing; the page-only policies (opener, permissions) do nothing on them. ~280 bytes
 # less on each of a first visit's API answers (issue 31's 150 KB).
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
-_API = [
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-    (b"content-security-policy", API_CSP.encode()),
-]
+_API = [*_ANY, (b"content-security-policy", API_CSP.encode())]
 
 
 def security_headers(path: str) -> list[tuple[bytes, bytes]]:

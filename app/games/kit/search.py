@@ -99,7 +99,7 @@ class SearchGame(Protocol):
     def is_over(self, s: Any) -> bool: ...
 
 
-DESIGNED = 200  # tries of a search given no count (a bot gives its own: SearchingBot)
+TRIES_UNSET = 200  # a bare `search` given no count (a bot gives its own: `designed`)
 LOST = -1e6  # a candidate the world refuses (it cannot be: the seat's own commands)
 
 
@@ -114,19 +114,14 @@ def rollout(game: SearchGame, w: Any, seat: int, play: Policy, max_plies: int = 
     plies = 0
     horizon = getattr(game, "horizon", "turn")
     replies = game.replies(w) if horizon == "next" and hasattr(game, "replies") else None
-    left = False  # another seat's turn has begun (horizon "next")
-    last, changes = seat, 0  # the turn seen last, and how often it changed
+    last, changes = seat, 0  # the turn seen last, and how often it changed (horizon "next")
     while plies < max_plies and not game.is_over(w):
         if horizon == "next":
             turn = game.turn_of(w)
             if turn != last:
                 last, changes = turn, changes + 1
-                if replies is not None and changes > replies:
-                    break  # the replies' turns are over
-            if turn != seat:
-                left = True
-            elif left:
-                break
+                if turn == seat or (replies is not None and changes > replies):
+                    break  # the seat's next turn, or the replies' turns are over
         elif horizon != "end" and game.rollout_done(w, seat, plies):
             break
         actors = game.to_act(w)
@@ -168,7 +163,7 @@ def search(
     plies_cap = getattr(game, "max_plies", 400)
     worlds = 0
     deadline = None if budget.seconds is None else start + budget.seconds
-    tries = budget.iterations if budget.iterations is not None else DESIGNED
+    tries = budget.iterations if budget.iterations is not None else TRIES_UNSET
     while worlds == 0 or worlds * k < tries:
         if worlds and deadline is not None and time.perf_counter() > deadline:
             stats.capped = True

@@ -286,7 +286,7 @@ function marketBox(ctx, list) {
 
 const MODAL_TYPES = ["draft_pick", "choose_artifact", "quest_choice", "discard_quest", "pick_business"];
 
-/** Open, refresh or close the choice dialog. */
+/** Refresh or close the choice dialog (`openModal` opens it). */
 export function renderModal(dialog, ctx) {
   const { view, words, content } = ctx;
   const list = (view.legal_actions || []).filter((a) => MODAL_TYPES.includes(a.type));
@@ -332,7 +332,6 @@ export function renderModal(dialog, ctx) {
     }
   }
   body.append(cards);
-  openModal(dialog);
 }
 
 /** Open the choice dialog (drawn by `renderModal`) if it is shut: in the frame that draws
