@@ -51,7 +51,7 @@ export class RoomSocket {
       this.everOpened = true;
       this.onStatus("open");
       if (document.hidden) this.send({ type: "visibility", visible: false });
-      if (this.version >= 0) this.send({ type: "resync", version: this.version });
+      if (this.version >= 0) this.resync(); // without a view, the connect's view comes anyway
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), this.pingMs);
     });
@@ -162,7 +162,9 @@ export class RoomSocket {
     return this.send({ type: "chat", text });
   }
 
+  /** Ask for a whole view; the version held, if any (the server refuses a negative
+   *  one: a page that had no view yet showed its error as a toast). */
   resync() {
-    return this.send({ type: "resync", version: this.version });
+    return this.send(this.version >= 0 ? { type: "resync", version: this.version } : { type: "resync" });
   }
 }

@@ -204,3 +204,27 @@ def test_dark_road_placeholder_offers_its_legal_actions(
         expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]))
     keep(page, "darkroad-placeholder-laptop")
     assert not problems, "\n".join(problems)
+
+
+def test_a_socket_with_no_view_yet_asks_a_resync_without_a_version(
+    toy_server: ServerProcess, browser: Browser
+) -> None:
+    """A resync's version is the one the page holds, if any (docs/api.md: `"version"?`,
+    at least 0): a page that had no view yet sent -1, and the server's refusal showed as a
+    red toast over the board (seen on a second Karanor page opened while the first drew)."""
+    page = browser.new_page()
+    page.goto(toy_server.url + "/")
+    sent = page.evaluate(
+        """async () => {
+          const { RoomSocket } = await import('/static/js/socket.js');
+          const sock = new RoomSocket('ROOM', { onMessage() {}, onStatus() {} });
+          const sent = [];
+          sock.ws = { readyState: WebSocket.OPEN, send: (m) => sent.push(JSON.parse(m)) };
+          sock.resync();
+          sock.version = 7;
+          sock.resync();
+          return sent;
+        }"""
+    )
+    page.close()
+    assert sent == [{"type": "resync"}, {"type": "resync", "version": 7}]
