@@ -63,7 +63,9 @@ class LiveGame:
     # The views of the version before (its number, the views built then): what a patch
     # is made against (app/rooms/patches.py); dropped with `views` when the room idles.
     previous: tuple[int, dict[Viewer, bytes]] | None = None
-    public: tuple[int, Any, list[int]] | None = None  # (version, public part, to_act)
+    # (version, the game's public part, to_act, the public part's values serialised
+    # once for every viewer: `app.rooms.views.spliced`)
+    public: tuple[int, Any, list[int], dict[str, Any]] | None = None
     # The last commands' (seat, command id), oldest first: a hint that a command is a
     # retry (the log's unique index is the authority).
     recent: dict[tuple[int, str], None] = field(default_factory=dict)

@@ -1,6 +1,8 @@
 """The digest of every view of seeded bot games, for the `test_view_bytes.py` of each game:
 the bytes a client receives, every seat's and a spectator's, at every version, with a cold
-load (a state rebuilt from `to_dict`) every `RELOAD_EVERY` versions."""
+load (a state rebuilt from `to_dict`) every `RELOAD_EVERY` versions. Each view is
+serialised as the platform does it, with the public part's values shared by the viewers
+serialised once per version (`app.rooms.views.spliced`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 import orjson
 
 from app.games.base import Game
+from app.rooms.views import spliced
 
 RELOAD_EVERY = 41  # versions between two cold loads
 
@@ -34,8 +37,10 @@ def view_digest(
         while True:
             public = game.public_part(s)
             to_act = game.to_act(s)
+            shared: dict[str, Any] = {}
             for viewer in viewers:
                 picture = game.view(s, viewer, public)
+                spliced(picture, public, shared)
                 picture["version"] = version
                 picture.setdefault("game", game.id)
                 picture["to_act"] = to_act
