@@ -114,6 +114,13 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--content", default=None, help="content pack (default: the game's)")
     parser.add_argument("--max-rounds", type=int, default=80, help="stop a game after N rounds")
     parser.add_argument("--stats", action="store_true", help="also print scores and tallies")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes sharing the games (default 1; the same games and figures, but the"
+        " speed's: wall clock shared, CPU time summed); not with --stats",
+    )
 
 
 def _pick_game(name: str | None, command: str) -> Any:
@@ -148,6 +155,10 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"karanor simulate: --bots must be one of {', '.join(game.bot_kinds)}"
               " or a comma list of them, one per player", file=sys.stderr)  # fmt: skip
         return 2
+    if args.jobs < 1 or (args.jobs > 1 and args.stats):
+        print("karanor simulate: --jobs must be at least 1, and 1 with --stats (tallied in"
+              " one process)", file=sys.stderr)  # fmt: skip
+        return 2
     budget = None
     if args.budget is not None or args.iterations is not None:
         from app.games.kit.search import Budget
@@ -156,7 +167,7 @@ def _simulate(args: argparse.Namespace) -> int:
         budget = Budget(args.iterations, args.budget)
     result = game.simulate(
         args.games, args.players, seed=args.seed, bots=args.bots, content=args.content,
-        max_rounds=args.max_rounds, stats=args.stats, budget=budget,
+        max_rounds=args.max_rounds, stats=args.stats, budget=budget, jobs=args.jobs,
     )  # fmt: skip
     print(json.dumps(result, ensure_ascii=False))
     return 0

@@ -4,6 +4,7 @@
     .venv/bin/python -m bench.hard_margin karanor 0.6 hard,greedy,greedy,greedy 20 30 30
 
     HARD_HORIZON=end HARD_TOP=3 .venv/bin/python -m bench.hard_margin karanor 0 ...
+    HARD_JOBS=2 .venv/bin/python -m bench.hard_margin ...   # the games on two cores
 
 prints the wins, their 95% intervals and the decision CPU times (a benchmark: figures,
 no assertion)."""
@@ -54,7 +55,8 @@ def main(argv: list[str]) -> None:
         seed=int(seed),
         bots=bots,
         budget=Budget(int(iterations), None),
-    )
+        jobs=int(env.get("HARD_JOBS", "1")),  # processes sharing the games (forked: the
+    )  # variants above are theirs too)
     keys = ("wins", "win_share_ci95", "decision_cpu_ms", "finished")
     print(json.dumps({k: out.get(k) for k in keys}))
 

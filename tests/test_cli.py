@@ -108,6 +108,13 @@ def test_simulate_and_content_take_the_game(capsys: pytest.CaptureFixture[str]) 
     assert len(figures["win_share_ci95"]) == 2  # type: ignore[arg-type]
     assert {"p50", "p95"} <= set(figures["decision_ms"])  # type: ignore[arg-type]
     assert main(["simulate", "--bots", "hard,greedy", "--players", "3"]) == 2
+    # Games shared among processes: the same games (tests/games/test_kit.py).
+    assert main(["simulate", "--games", "2", "--bots", "greedy", "--jobs", "2"]) == 0
+    figures = last()
+    assert (figures["jobs"], figures["finished"]) == (2, 2)
+    assert main(["simulate", "--games", "2", "--jobs", "2", "--stats"]) == 2
+    assert "--jobs must be at least 1, and 1 with --stats" in capsys.readouterr().err
+    assert main(["simulate", "--games", "2", "--jobs", "0"]) == 2
     assert main(["content", "--game", "chess"]) == 2
     assert "no game 'chess'" in capsys.readouterr().err
     if isinstance(registry.get("darkroad"), KitGame):  # Dark Road on the kit counts its pack

@@ -199,12 +199,14 @@ class Game(Playable, Protocol):
         max_rounds: int = 80,
         stats: bool = False,
         budget: Any = None,
+        jobs: int = 1,
     ) -> dict[str, Any]:
         """Whole games between bots, in process: JSON-safe figures (speed, balance).
         `bots`: one kind for every seat or a comma list; `budget`: the searching bot's
-        `kit.search.Budget`.
+        `kit.search.Budget`; `jobs`: processes sharing the games (the same games and
+        figures but those of speed).
 
-        :raises ValueError: a player count, bot kind or option the game refuses.
+        :raises ValueError: a player count, bot kind, option or `jobs` the game refuses.
         """
         ...
 

@@ -121,6 +121,8 @@ def test_a_game_from_before_the_kit_is_hosted_with_the_tools() -> None:
     figures: Mapping[str, Any] = tooled.simulate(3, 2, seed=1)
     assert figures["finished"] == 3 and figures["commands"] > 0
     with pytest.raises(ValueError):
+        tooled.simulate(3, 2, seed=1, jobs=2)  # plays in one process: said, not ignored
+    with pytest.raises(ValueError):
         tooled.content_counts("base")
     assert all(isinstance(g, Game) for g in registry.games())
 
@@ -203,3 +205,37 @@ def test_a_rollout_plays_to_the_seats_next_turn_or_only_the_replies_it_is_allowe
         plies = rollout(_Ring(seats, bound), w, 0, play)  # type: ignore[arg-type]
         assert w[1:] == played, (seats, bound)
         assert plies == len(played)
+
+
+# What a run's speed and time figures are: the rest is the games'.
+SPEED = ("seconds", "games_per_second", "commands_per_second", "cpu_seconds",
+         "commands_per_cpu_second", "jobs", "decision_ms", "decision_cpu_ms")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("game_id", "bots"),
+    [("karanor", "greedy"), ("darkroad", "greedy"), ("darkroad", "hard,greedy")],
+)
+def test_games_shared_among_processes_are_the_games_of_one(game_id: str, bots: str) -> None:
+    """`simulate(jobs=N)` (`karanor simulate --jobs`) plays the same games as one process:
+    the same finished games, commands, wins, intervals and balance figures, and as many
+    decisions of the searching bot; only the speed figures are the run's own."""
+    from app.games.kit.search import Budget
+
+    game = registry.get(game_id)
+    assert game is not None
+    players = 2 if "," in bots else 4
+    budget = Budget(iterations=2) if "hard" in bots else None
+    one = game.simulate(5, players, seed=4, bots=bots, budget=budget)
+    two = game.simulate(5, players, seed=4, bots=bots, budget=budget, jobs=2)
+    assert two["jobs"] == 2 and "jobs" not in one
+    if budget is not None:
+        assert two["decision_cpu_ms"]["n"] == one["decision_cpu_ms"]["n"] > 0
+    assert {k: v for k, v in two.items() if k not in SPEED} == {
+        k: v for k, v in one.items() if k not in SPEED
+    }
+    assert one["finished"] == 5
+    with pytest.raises(ValueError):
+        game.simulate(2, players, bots=bots, jobs=2, stats=True)  # tallied in one process
+    with pytest.raises(ValueError):
+        game.simulate(2, players, bots=bots, jobs=0)

@@ -28,7 +28,8 @@ A game is a package (`app/<game>/`) of plain modules that import only `app.games
   count checked; the game's `deal` sets up the rest.
 * **view** (`kit.view`): `viewer`, `pending_of`, `events_for`.
 * **the game object** (`kit.game.KitGame`): the platform's `Game` over all of the
-  above, with defaults for every member (`simulate`, `content_counts`, `bot_move`...);
+  above, with defaults for every member (`simulate`, whose games `kit.simulation`
+  plays, in one process or several; `content_counts`, `bot_move`...);
   the game sets its identity, `rules`, `setup` (its `new_game(options, seed, players,
   content)`), `state_type`, `bots`, and writes `public_part`, `view`, `catalogue`.
 

@@ -41,12 +41,15 @@ class Tooled:
         max_rounds: int = 80,
         stats: bool = False,
         budget: Any = None,
+        jobs: int = 1,
     ) -> dict[str, Any]:
-        """Games between the game's own bots, as the server plays them (`bot_move`);
-        `budget` (a searching bot's) is not theirs to use."""
+        """Games between the game's own bots, as the server plays them (`bot_move`), in
+        this process; `budget` (a searching bot's) is not theirs to use."""
         g = self._game
         if not g.min_players <= players <= g.max_players or games < 1:
             raise ValueError(f"{g.id}: players must be {g.min_players}-{g.max_players}")
+        if jobs != 1:
+            raise ValueError(f"{g.id}: plays its simulations in one process (jobs 1)")
         opts = g.normalise_options(options)
         commands = finished = 0
         seats = frozenset(range(players))

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from app.games.base import BotMove, Events
 
 from . import bots as kit_bots
+from . import simulation
 from . import view as kit_view
 from .commands import Command
 from .content import ContentError
@@ -318,14 +319,19 @@ class KitGame:
         max_rounds: int = 80,
         stats: bool = False,
         budget: Any = None,
+        jobs: int = 1,
     ) -> dict[str, Any]:
         """Play `games` games of `players` bots of kind `bots` (one kind for every seat,
         or a comma list, one per seat), in process: the figures `karanor simulate`
         prints (the engine's speed, the content's balance, wins per seat with their
         95% intervals, a searching bot's decision times). `budget`: the searching
-        bot's `search.Budget`.
+        bot's `search.Budget`. `jobs` > 1: the games are shared among that many forked
+        processes (`simulation`); each game is seeded by its number alone, so the
+        figures are those of one process (but the speed's: the wall clock is shared, the
+        CPU time summed).
 
-        :raises ValueError: an unknown bot kind, a player count the game refuses.
+        :raises ValueError: an unknown bot kind, a player count the game refuses, `jobs`
+            below 1 or with `stats` (tallied in one process).
         """
         kinds = [k.strip() for k in bots.split(",")] if "," in bots else [bots] * players
         if len(kinds) != players:
@@ -335,55 +341,42 @@ class KitGame:
                 f"{self.id}: players must be {self.min_players}-{self.max_players}"
                 " and games at least 1"
             )
+        if jobs < 1 or (jobs > 1 and stats):
+            raise ValueError(f"{self.id}: jobs must be at least 1, and 1 with stats")
         for kind in set(kinds):
             self.bot(kind, 0)  # an unknown kind fails before the clock starts
         pack = content or self.content_pack
         self.rules.packs.of(pack)  # read once per process, like imports: not timed
         room = {"max_players": players} if "max_players" in self.options_model.model_fields else {}
         opts = self.normalise_options({**room, **(options or {})})
-        commands = 0
-        finished: list[Any] = []
         watcher = self.watch() if stats else None
-        wins = [0.0] * players
-        times: list[float] = []
-        cpu_times: list[float] = []
+        plan = simulation.Plan(self, opts, kinds, pack, seed, max_rounds, budget, watcher)
         # What stays to the end (the process's modules, the packs, the finished games) is
         # set aside from the cyclic collector, as a long-running server would after its
         # start: the figures measure the rules, not the collector re-reading what stays.
         gc.collect()
         gc.freeze()
-        start, cpu_start = time.perf_counter(), time.process_time()
+        start = time.perf_counter()
         try:
-            for g in range(games):
-                game_seed = seed * 1_000_003 + g
-                s = self.setup(opts, game_seed, [f"Bot {i + 1}" for i in range(players)], pack)
-                seats = [self.bot(kinds[i], game_seed * 7 + i, budget) for i in range(players)]
-                commands += self.play(s, seats, max_rounds=max_rounds, on_command=watcher)
-                for b in seats:
-                    times += getattr(b, "times", ())
-                    cpu_times += getattr(b, "cpu_times", ())
-                if self.rules.is_over(s):
-                    finished.append(s)
-                    o = self.rules.outcome(s)
-                    winners = o.winners if o is not None else ()
-                    for w in winners:
-                        wins[w] += 1 / len(winners)
-                gc.freeze()
+            played = simulation.run(plan, games, jobs)
             seconds = time.perf_counter() - start
-            cpu = time.process_time() - cpu_start
         finally:
             gc.unfreeze()
+        commands, cpu, wins = played.commands, played.cpu, played.wins
+        finished, times, cpu_times = played.finished, played.times, played.cpu_times
         return {
             "game": self.id,
             "games": games,
             "players": players,
             "bots": bots,
+            **({"jobs": jobs} if jobs > 1 else {}),
             "finished": len(finished),
             "commands": commands,
             "seconds": round(seconds, 3),
             "games_per_second": round(games / seconds, 2) if seconds else None,
             "commands_per_second": round(commands / seconds, 1) if seconds else None,
-            # CPU time of this process: steadier than the wall clock on a shared machine
+            # CPU time of this process (with jobs, of the processes that played, summed):
+            # steadier than the wall clock on a shared machine
             "cpu_seconds": round(cpu, 3),
             "commands_per_cpu_second": round(commands / cpu, 1) if cpu else None,
             **self.figures(finished, players, watcher),
