@@ -362,7 +362,7 @@ class KitGame:
             seconds = time.perf_counter() - start
         finally:
             gc.unfreeze()
-        commands, cpu, wins = played.commands, played.cpu, played.wins
+        commands, cpu, wins = played.commands, played.cpu, played.wins(players)
         finished, times, cpu_times = played.finished, played.times, played.cpu_times
         return {
             "game": self.id,

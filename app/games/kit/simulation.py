@@ -39,19 +39,27 @@ class Played:
 
     commands: int = 0
     cpu: float = 0.0  # CPU seconds of the process(es) that played them
-    wins: list[float] = field(default_factory=list)
     finished: list[Any] = field(default_factory=list)  # the finished games' states
     times: list[float] = field(default_factory=list)  # a searching bot's decisions, wall ms
     cpu_times: list[float] = field(default_factory=list)  # and CPU ms
     order: list[int] = field(default_factory=list)  # each finished game's number
     winners: list[tuple[int, ...]] = field(default_factory=list)  # each finished game's
 
+    def wins(self, players: int) -> list[float]:
+        """Each seat's wins (a game won by several shared among them), summed in the
+        games' order."""
+        out = [0.0] * players
+        for winners in self.winners:
+            for w in winners:
+                out[w] += 1 / len(winners)
+        return out
+
 
 def play(plan: Plan, numbers: range) -> Played:
     """Play the games `numbers` in this process."""
     g = plan.game
     players = len(plan.kinds)
-    out = Played(wins=[0.0] * players)
+    out = Played()
     names = [f"Bot {i + 1}" for i in range(players)]
     cpu_start = time.process_time()
     for n in numbers:
@@ -66,10 +74,7 @@ def play(plan: Plan, numbers: range) -> Played:
             out.finished.append(s)
             out.order.append(n)
             o = g.rules.outcome(s)
-            winners = tuple(o.winners) if o is not None else ()
-            out.winners.append(winners)
-            for w in winners:
-                out.wins[w] += 1 / len(winners)
+            out.winners.append(tuple(o.winners) if o is not None else ())
         gc.freeze()
     out.cpu = time.process_time() - cpu_start
     return out
@@ -96,14 +101,14 @@ def run(plan: Plan, games: int, jobs: int = 1) -> Played:
             shares = list(pool.map(_play_share, [range(k, games, jobs) for k in range(jobs)]))
     finally:
         _PLAN = None
-    return merged(shares, len(plan.kinds))
+    return merged(shares)
 
 
-def merged(shares: list[Played], players: int) -> Played:
+def merged(shares: list[Played]) -> Played:
     """The shares' games as one process would have played them: the finished games in
-    their order, the wins summed in that order (the same floats), the decision times
-    joined (their percentiles do not depend on the order)."""
-    out = Played(wins=[0.0] * players)
+    their order (so their wins sum to the same floats), the decision times joined
+    (their percentiles do not depend on the order)."""
+    out = Played()
     games = sorted(
         (
             (n, s, w)
@@ -116,8 +121,6 @@ def merged(shares: list[Played], players: int) -> Played:
         out.order.append(n)
         out.finished.append(s)
         out.winners.append(winners)
-        for w in winners:
-            out.wins[w] += 1 / len(winners)
     for part in shares:
         out.commands += part.commands
         out.cpu += part.cpu
