@@ -21,6 +21,32 @@ const SUMMARY_OPEN_MS = 20_000;
 const AWAY_MS = 3_000;
 /** An answer slower than this dims the buttons of the command on its way (markBusy). */
 const DIM_AFTER_MS = 150;
+/** A command refused because another seat's landed first is sent again at the newer
+ *  version at most this many times (send), waiting at most STALE_WAIT_MS for that view. */
+const STALE_RETRIES = 2;
+const STALE_WAIT_MS = 3_000;
+
+/** A command as comparable text: its keys in order, at every depth. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A refusal in the player's words: another seat acting first is not the player's error,
+ *  and the server's own message for it ("expected version 3, ...") is for programs. */
+function refusal(e) {
+  if (e.code === "stale_version") return t("The table changed before your move arrived: look again.");
+  return e.message || t("The server refused that.");
+}
+
+/** Whether `command` is one of the view's legal actions, as they are written. */
+function stillLegal(view, command) {
+  const text = canonical(command);
+  return (view.legal_actions || []).some((a) => canonical(a) === text);
+}
 
 /** A foldable notice folded (its title only) or open. */
 function setFolded(node, folded) {
@@ -71,6 +97,7 @@ class RoomPage {
     this.busy = false;
     this.busyUntil = null; // the version whose view ends `busy` (see send)
     this.busyNodes = null; // the controls dim() turned off
+    this.viewWaiters = new Set(); // viewAfter's: called with each view drawn
     this.dimTimer = 0; // dims them if the answer is slow (markBusy)
     this.focusFrame = 0; // the frame that puts focus back after a render (focusSoon)
     this.content = null;
@@ -372,6 +399,7 @@ class RoomPage {
     }
     this.view = view;
     if (view.seat !== undefined && view.seat !== null && this.mySeat === null) this.mySeat = view.seat;
+    for (const waiter of this.viewWaiters) if (waiter(view)) this.viewWaiters.delete(waiter);
     $id("version").textContent = String(view.version);
     if (view.status === "lobby") {
       this.refreshRoom();
@@ -428,7 +456,7 @@ class RoomPage {
         this.onView({ type: "view", version: view.version, events: [], view });
       }
     } catch (e) {
-      toast(e.message || t("The server refused that."), "error");
+      toast(refusal(e), "error");
       if (e.code && /stale|version/.test(e.code)) this.socket.resync();
     } finally {
       this.busy = false;
@@ -653,7 +681,15 @@ class RoomPage {
   }
 
   /** Send one command; the buttons stay disabled until the server answers.
-   *  Resolves to true when the server accepted it. */
+   *  Resolves to true when the server accepted it.
+   *
+   *  The command names the version it was chosen at (`expected_version`). Another seat's
+   *  command may land first (a draft's picks, a trade answered off-turn, a bot): the
+   *  server then refuses it (`stale_version`). The page takes the newer view and, if the
+   *  same command is still among its legal actions, sends it again at that version (the
+   *  server judges it again); otherwise it says the table changed. Before, the click was
+   *  lost behind a toast in English ("expected version 3, ..."), and a draft waited for
+   *  a pick its player had made. */
   async send(command) {
     if (this.busy || !this.view || this.replayMode) return false;
     this.summaryNode?.remove(); // the player is acting: the summary has done its job
@@ -661,25 +697,20 @@ class RoomPage {
     let until = null; // the version whose view ends the wait (it follows the ack)
     this.busy = true;
     try {
-      if (this.socket.isOpen) {
-        // The command leaves first; then its buttons are turned off, without drawing
-        // the table again (issue 31: a whole render here delayed every command).
-        const answer = this.socket.command(command, this.view.version);
-        this.markBusy();
-        const ack = await answer;
-        if (typeof ack?.version === "number" && this.view.version < ack.version) until = ack.version;
-      } else {
-        this.markBusy();
-        await API.api("POST", `/api/rooms/${encodeURIComponent(this.code)}/commands`, {
-          body: { id: uuid(), command, expected_version: this.view.version },
-        });
-        const view = await API.getView(this.code);
-        this.onView({ type: "view", version: view.version, events: [], view });
+      for (let tries = 0; ; tries += 1) {
+        const at = this.view.version;
+        try {
+          until = await this.sendOnce(command, at);
+          ok = true;
+          break;
+        } catch (e) {
+          if (e.code !== "stale_version" || tries >= STALE_RETRIES) throw e;
+          const fresh = await this.viewAfter(at);
+          if (!fresh || !stillLegal(fresh, command)) throw e;
+        }
       }
-      ok = true;
     } catch (e) {
-      const message = e.message || t("The server refused that.");
-      toast(message, "error");
+      toast(refusal(e), "error");
       if (e.code && /stale|version|conflict/.test(e.code)) this.socket.resync();
     } finally {
       if (until === null) this.release();
@@ -692,6 +723,48 @@ class RoomPage {
       }
     }
     return ok;
+  }
+
+  /** One try of `send`, at version `at`: resolves to the version whose view ends the wait
+   *  (null when there is none to wait for), rejects with the server's error. */
+  async sendOnce(command, at) {
+    if (this.socket.isOpen) {
+      // The command leaves first; then its buttons are turned off, without drawing
+      // the table again (issue 31: a whole render here delayed every command).
+      const answer = this.socket.command(command, at);
+      this.markBusy();
+      const ack = await answer;
+      return typeof ack?.version === "number" && this.view.version < ack.version ? ack.version : null;
+    }
+    this.markBusy();
+    await API.api("POST", `/api/rooms/${encodeURIComponent(this.code)}/commands`, {
+      body: { id: uuid(), command, expected_version: at },
+    });
+    const view = await API.getView(this.code);
+    this.onView({ type: "view", version: view.version, events: [], view });
+    return null;
+  }
+
+  /** The first view newer than `version`: the one held if it is, else the next to come
+   *  (a resync asked for it: the refusal may arrive before the view that caused it);
+   *  null if none comes within STALE_WAIT_MS. */
+  viewAfter(version) {
+    if (this.view && this.view.version > version) return Promise.resolve(this.view);
+    return new Promise((resolve) => {
+      const waiter = (view) => {
+        if (view.version <= version) return false;
+        clearTimeout(timer);
+        resolve(view);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.viewWaiters.delete(waiter);
+        resolve(null);
+      }, STALE_WAIT_MS);
+      this.viewWaiters.add(waiter);
+      if (this.socket.isOpen) this.socket.resync();
+      else API.getView(this.code).then((view) => this.onView({ type: "view", version: view.version, events: [], view }), () => {});
+    });
   }
 
   /** While a command is on its way: focus noted (restored at the next render), the
