@@ -1,9 +1,11 @@
 """Tune the weights of Karanor's valuation for the hard bot (issue 30; docs/balance.md).
 
     .venv/bin/python -m bench.karanor_tune GAMES SEED [--rounds R] [--start k=v,...]
+        [--factors 0.7,1.4] [--only k,...]
 
 A coordinate search: from the current weights (`hard.TunedPlan`, or `--start`), each
-weight of `valuation.Plan`'s in turn is scaled by 0.7 and by 1.4; a change is kept when
+weight of `valuation.Plan`'s in turn is scaled by each factor (0.7 and 1.4 unless
+`--factors` says otherwise); a change is kept when
 the seat playing the changed weights (a greedy bot on them, at each of the 4 seats in
 turn) wins more of GAMES games against three greedy bots on the default weights than the
 weights before did, on the same seeds (common random numbers: the comparison is paired).
@@ -53,6 +55,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--start", default="")
     ap.add_argument("--only", default="", help="the weights to try (comma list; all by default)")
+    ap.add_argument("--factors", default="0.7,1.4", help="what each weight is scaled by (comma list)")
     a = ap.parse_args()
     w = {k: float(getattr(hard.TunedPlan, k)) for k in WEIGHTS}
     for item in filter(None, a.start.split(",")):
@@ -63,7 +66,7 @@ def main() -> None:
     print(json.dumps({"start": w, "share": best}), flush=True)
     for _ in range(a.rounds):
         for k in a.only.split(",") if a.only else WEIGHTS:
-            for f in (0.7, 1.4):
+            for f in map(float, a.factors.split(",")):
                 trial = {**w, k: round(w[k] * f, 3)}
                 got = share(trial, a.games, a.seed)
                 print(json.dumps({k: trial[k], "share": got, "best": best}), flush=True)

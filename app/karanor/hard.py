@@ -9,7 +9,9 @@ world deals the cards the seat cannot see again (other seats' business, quest un
 shared, black-market and draft cards, with the decks they come from; every deck's order;
 the RNG), tries a candidate, lets the tuned greedy player finish the seat's turn, and
 scores the position by the seat's chance to win (`win_chance`: a conditional logit over
-the seats, fitted to the results of greedy games by `bench/karanor_fit.py`). Trades are
+the seats, fitted to the results of greedy games by `bench/karanor_fit.py`). In its last
+turn (the end triggered) it searches its own commands to the turn's end instead, for the
+most prestige, then gold, the game's tie-break (`final_turn`). Trades are
 the greedy bot's, on the tuned valuation: it proposes offers it values, and accepts an
 offer made to it when the offer gains it something, declines otherwise (never a
 counter: it answers on value alone). docs/balance.md has the measurements.
@@ -19,16 +21,22 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
+from app.games.base import RuleError
 from app.games.kit import marked as _
 from app.games.kit import search as ks
 from app.games.kit.bots import easy_choice, levels
 
 from . import commands as A
+from . import effects as fx
 from . import engine, trades
 from .bots import BOTS, GreedyBot, _reactions, offer_gain
+from .common import content_of
 from .state import ACTION, DRAFT, State
 from .valuation import TRADE_MARGIN, Plan
 
@@ -43,13 +51,17 @@ WIN = 50.0  # a won game's worth in the evaluation, in prestige
 
 
 class TunedPlan(Plan):
-    """The valuation's weights the hard bot plays (`bench/karanor_tune.py`)."""
+    """The valuation's weights the hard bot plays (`bench/karanor_tune.py`: two rounds from
+    the defaults at 0.7/1.4 on seed 3, then one at 0.8/1.25 on seed 7; docs/balance.md)."""
 
-    p_base = 9.8
+    p_base = 7.84
     p_slope = 9.8
-    rev = 0.63
+    rev = 0.504
+    build_bonus = 3.2
     quest_bonus = 1.4
-    purse = 22.4
+    purse = 17.92
+    step = 1.875
+    artifact = 11.25
 
 
 class TunedBot(GreedyBot):
@@ -209,6 +221,89 @@ def hand(plan: Plan) -> tuple[float, float]:
     return quests, business
 
 
+# The last turn's search: the valuation's best commands tried at each step (by depth: the
+# first command, the second...; the last width for the rest), at most FINAL_DEPTH deep.
+FINAL_TOP = (4, 3, 3, 2)
+FINAL_DEPTH = 8
+NEAR = 4  # prestige: from this far from the end, a turn that may reach it is searched so
+
+
+class _Late(Exception):
+    """The last turn's search ran past its deadline."""
+
+
+def final_turn(
+    w: State, seat: int, legal: Sequence[A.Command], deadline: float | None = None
+) -> tuple[A.Command, tuple[int, int]] | None:
+    """The seat's last turn: once the end is triggered the round ends before the seat
+    plays again (rulebook, "End of the Game": play continues until the start of the turn
+    of the player who began), and the winner is whoever has the most prestige, then the
+    most gold (rule 23). What the seat holds after this turn is worth nothing else: not
+    the goods, revenue or position the valuation weighs for later turns. So the seat's own
+    commands are searched to the end of its turn in the world `w` (the valuation's best
+    `FINAL_TOP` at each step, and ending the turn; a position reached by two orders of the
+    same commands searched once), for the line that ends with the most prestige, then
+    gold: its first command and that (prestige, gold). None when `deadline`
+    (`time.perf_counter`) passes first, or no command is accepted.
+
+    The greedy line (the valuation's best at every step) is among those searched, so the
+    line found ends with at least its prestige in `w`."""
+    seen: dict[bytes, tuple[int, int]] = {}
+    try:
+        best, best_key = None, None
+        for cmd in _final_candidates(w, seat, legal, 0):
+            key = _final_line(w, seat, cmd, 1, deadline, seen)
+            if key is not None and (best_key is None or key > best_key):
+                best, best_key = cmd, key
+    except _Late:
+        return None
+    return None if best is None or best_key is None else (best, best_key)
+
+
+def _final_candidates(w: State, seat: int, legal: Sequence[A.Command], ply: int) -> list[A.Command]:
+    score = TunedPlan(w, seat).score
+    ranked = sorted(legal, key=score, reverse=True)[: FINAL_TOP[min(ply, len(FINAL_TOP) - 1)]]
+    ranked += [a for a in legal if a.type == "end_turn" and a not in ranked]
+    return ranked
+
+
+def _final_line(
+    w: State,
+    seat: int,
+    cmd: A.Command,
+    ply: int,
+    deadline: float | None,
+    seen: dict[bytes, tuple[int, int]],
+) -> tuple[int, int] | None:
+    """The best (prestige, gold) the seat ends its turn with after `cmd`, its `ply`-th
+    command of the line (from 1), in `w`; None if the rules refuse `cmd` there. `seen`:
+    the positions already searched, by their bytes."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _Late
+    x = w.copy()
+    try:
+        engine.apply(x, seat, cmd)
+    except RuleError:
+        return None
+    p = x.players[seat]
+    here = (p.prestige, p.gold)
+    if ply >= FINAL_DEPTH or x.result is not None or engine.to_act(x) != [seat]:
+        return here
+    if x.turn_seat != seat and not (x.pending and x.pending[0]["seat"] == seat):
+        return here
+    mark = orjson.dumps(x)
+    known = seen.get(mark)
+    if known is not None:
+        return known
+    best = None
+    for nxt in _final_candidates(x, seat, engine.legal_actions(x, seat), ply):
+        key = _final_line(x, seat, nxt, ply + 1, deadline, seen)
+        if key is not None and (best is None or key > best):
+            best = key
+    seen[mark] = found = here if best is None else best
+    return found
+
+
 class HardBot(ks.SearchingBot, TunedBot):
     """Searches its own turn's commands; trades like the greedy bot, answering an offer
     on value alone (never a counter; see the module)."""
@@ -228,7 +323,35 @@ class HardBot(ks.SearchingBot, TunedBot):
             return actions[0]
         if s.phase == DRAFT:
             return super().decide(s, seat, actions)
+        if s.phase == ACTION:
+            last = self.closing(s, seat, actions)
+            if last is not None:
+                return last
         return self.searched(SEARCH, s, seat, actions)  # type: ignore[no-any-return]
+
+    def closing(self, s: State, seat: int, actions: Sequence[A.Command]) -> A.Command | None:
+        """The seat's command in its last turn (the end triggered), or in a turn that can
+        trigger it (within `NEAR` prestige of the end, and a line of this turn reaches
+        it: the round then ends before the seat plays again, so this turn is its last
+        too): `final_turn`'s, in one world dealt from what the seat may know, within the
+        bot's time budget (past it: the valuation's choice in the last turn, the search's
+        otherwise). None: not such a turn. Its time is counted with the searches'."""
+        end = fx.end_prestige(s, content_of(s))
+        triggered = s.end_triggered_by is not None
+        if not triggered and (
+            s.pending or s.turn_seat != seat or s.players[seat].prestige < end - NEAR
+        ):
+            return None
+        wall, cpu = time.perf_counter(), time.process_time()
+        world = SEARCH.determinise(s, seat, random.Random(self.rng.getrandbits(63)))
+        seconds = self.budget.seconds
+        found = final_turn(world, seat, actions, None if seconds is None else wall + seconds)
+        self.times.append(time.perf_counter() - wall)
+        self.cpu_times.append(time.process_time() - cpu)
+        if found is None:
+            return TunedBot.decide(self, s, seat, actions) if triggered else None
+        cmd, (prestige, _gold) = found
+        return cmd if triggered or prestige >= end else None
 
 
 class EasyBot(GreedyBot):

@@ -18,7 +18,7 @@ from app.karanor import commands as K
 from app.karanor import engine as KE
 from app.karanor.bots import GreedyBot as KGreedy
 from app.karanor.game import GAME as KARANOR
-from app.karanor.hard import CLOSE, TunedPlan, win_chance
+from app.karanor.hard import CLOSE, TunedPlan, final_turn, win_chance
 from app.karanor.hard import SEARCH as K_SEARCH
 from app.karanor.hard import HardBot as KHard
 from app.karanor.state import ACTION
@@ -69,6 +69,125 @@ def test_karanor_hard_bot_decides_on_what_its_seat_sees(monkeypatch: Any) -> Non
         first = KHard(seed, TINY).decide(s, 0, legal)
         assert first == KHard(seed, TINY).decide(t, 0, legal)
         assert first in legal
+
+
+def karanor_last_turns(seeds: range) -> list[Any]:
+    """Positions of 4-player greedy games where the end is triggered and the seat on turn
+    (its last turn: the round ends before it plays again) has a choice: the first such
+    decision of each seat's turn."""
+    out = []
+    for seed in seeds:
+        s = KARANOR.setup(KARANOR.normalise_options({}), seed, list("ABCD"), "base")
+        bots = [KGreedy(seed * 10 + i) for i in range(4)]
+        seen = set()
+        while s.result is None:
+            who = KE.to_act(s)[0]
+            legal = KE.legal_actions(s, who)
+            last = s.end_triggered_by is not None and s.phase == ACTION and not s.pending
+            if last and who == s.turn_seat and len(legal) > 1 and who not in seen:
+                seen.add(who)
+                out.append(s.copy())
+            KE.apply(s, who, bots[who].decide(s, who, legal))
+    return out
+
+
+def greedy_line(s: Any, seat: int) -> tuple[int, int]:
+    """The (prestige, gold) the seat ends its turn with, playing the tuned valuation's best
+    at every step (no noise)."""
+    x = s.copy()
+    while x.result is None and KE.to_act(x) == [seat]:
+        if x.turn_seat != seat and not (x.pending and x.pending[0]["seat"] == seat):
+            break
+        plan = TunedPlan(x, seat)
+        KE.apply(x, seat, max(KE.legal_actions(x, seat), key=plan.score))
+    return x.players[seat].prestige, x.players[seat].gold
+
+
+def line_of(s: Any, seat: int, first: Any) -> tuple[int, int]:
+    """The best (prestige, gold) `final_turn`'s search finds after `first`."""
+    from app.karanor.hard import _final_line
+
+    key = _final_line(s, seat, first, 1, None, {})
+    assert key is not None
+    return key
+
+
+def test_karanor_hard_bot_plays_its_last_turn_for_prestige_then_gold() -> None:
+    """Rulebook, "End of the Game": once a player reaches 10 prestige, play goes on to the
+    start player's turn, and the most prestige wins, then the most gold (rule 23). In its
+    last turn the hard bot searches its own commands to the turn's end for the line ending
+    with the most prestige, then gold: never less than its valuation's line in the same
+    world, and more in some positions (what the valuation weighs for later turns is worth
+    nothing then)."""
+    positions = karanor_last_turns(range(1, 7))
+    assert len(positions) >= 8
+    better = 0
+    for s in positions:
+        seat = s.turn_seat
+        legal = KE.legal_actions(s, seat)
+        result = final_turn(s, seat, legal)
+        assert result is not None
+        chosen, found = result
+        assert chosen in legal and found == line_of(s, seat, chosen)
+        greedy = greedy_line(s, seat)
+        assert found >= greedy, (found, greedy)
+        better += found > greedy
+    assert better >= 1
+    # Past its deadline it gives up (the bot then plays its valuation's choice).
+    s = positions[0]
+    assert final_turn(s, s.turn_seat, KE.legal_actions(s, s.turn_seat), deadline=0.0) is None
+    bot = KHard(3, Budget(iterations=None, seconds=0.0))
+    assert bot.decide(s, s.turn_seat, KE.legal_actions(s, s.turn_seat)) in KE.legal_actions(
+        s, s.turn_seat
+    )
+
+
+def test_karanor_hard_bot_takes_the_turn_that_ends_the_game_as_its_last() -> None:
+    """A turn in which the seat may reach the end's prestige is its last too (the round
+    ends before it plays again): within `NEAR` of the end, the hard bot plays the last
+    turn's line when that line reaches the end, and its valuation's search otherwise."""
+    from app.karanor import effects as fx
+    from app.karanor.common import content_of
+    from app.karanor.hard import NEAR, SEARCH
+
+    s = karanor_midgame()
+    end = fx.end_prestige(s, content_of(s))
+    legal = KE.legal_actions(s, 0)
+    bot = KHard(5, TINY)
+    s.players[0].prestige = end - NEAR - 1
+    assert bot.closing(s, 0, legal) is None and not bot.times  # too far: not searched
+    s.players[0].prestige = end - 1
+    chosen = bot.closing(s, 0, legal)
+    world = SEARCH.determinise(s, 0, random.Random(KHard(5, TINY).rng.getrandbits(63)))
+    line = final_turn(world, 0, legal)
+    assert line is not None and len(bot.times) == 1
+    if line[1][0] >= end:
+        assert chosen == line[0]
+    else:
+        assert chosen is None
+    # Reaching the end from one short is found in some of these turns.
+    reached = 0
+    for seed in range(1, 7):
+        t = karanor_midgame(seed)
+        t.players[0].prestige = end - 1
+        moves = KE.legal_actions(t, 0)
+        got = KHard(seed, TINY).closing(t, 0, moves)
+        assert got is None or got in moves
+        reached += got is not None
+    assert reached >= 1
+
+
+def test_karanor_hard_bots_last_turn_is_decided_on_what_its_seat_sees() -> None:
+    for s in karanor_last_turns(range(1, 3)):
+        seat = s.turn_seat
+        t = karanor_secrets_changed(s, seat)
+        assert s.to_dict() != t.to_dict()
+        view = KARANOR.view(s, seat, KARANOR.public_part(s))
+        assert view == KARANOR.view(t, seat, KARANOR.public_part(t))
+        legal = KE.legal_actions(s, seat)
+        for seed in (1, 2):
+            first = KHard(seed, TINY).decide(s, seat, legal)
+            assert first == KHard(seed, TINY).decide(t, seat, legal)
 
 
 def test_karanor_hard_bot_searches_the_close_calls_of_its_valuation() -> None:
