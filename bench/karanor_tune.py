@@ -55,7 +55,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--start", default="")
     ap.add_argument("--only", default="", help="the weights to try (comma list; all by default)")
-    ap.add_argument("--factors", default="0.7,1.4", help="what each weight is scaled by (comma list)")
+    ap.add_argument(
+        "--factors", default="0.7,1.4", help="what each weight is scaled by (comma list)"
+    )
     a = ap.parse_args()
     w = {k: float(getattr(hard.TunedPlan, k)) for k in WEIGHTS}
     for item in filter(None, a.start.split(",")):
