@@ -181,7 +181,7 @@ def test_a_draft_pick_overtaken_by_another_seats_is_sent_again(
 
 
 def test_a_command_no_longer_legal_says_the_table_changed(
-    race_server: ServerProcess, browser: Browser
+    race_server: ServerProcess, browser: Browser, screens: Callable[..., None]
 ) -> None:
     """The same seat on another device moved first: the page's command is not legal at
     the newer version, so it is not sent again, and the player reads why (in French on a
@@ -202,7 +202,8 @@ def test_a_command_no_longer_legal_says_the_table_changed(
     between.until(lambda: bool(between.held_of("error")), "the page's command refused")
     between.release()
     toast = page.locator(".toast")
-    expect(toast).to_contain_text("La table a changé avant l'arrivée de votre coup")
+    expect(toast).to_contain_text("La table a changé avant l’arrivée de votre coup")
+    screens(page, "command-race-fr-phone")
     sent = [m for m in between.from_page if m["type"] == "command"]
     assert len(sent) == 1, sent
     assert seats_logged(base, code, ana) == [0]
