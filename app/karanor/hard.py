@@ -10,8 +10,9 @@ shared, black-market and draft cards, with the decks they come from; every deck'
 the RNG), tries a candidate, lets the tuned greedy player finish the seat's turn, and
 scores the position by the seat's chance to win (`win_chance`: a conditional logit over
 the seats, fitted to the results of greedy games by `bench/karanor_fit.py`). In its last
-turn (the end triggered) it searches its own commands to the turn's end instead, for the
-most prestige, then gold, the game's tie-break (`final_turn`). Trades are
+turn (the end triggered), and in a turn in which it can end the game, it searches its own
+commands to the turn's end instead, for the most prestige, then gold, the game's
+tie-break (`final_turn`). Trades are
 the greedy bot's, on the tuned valuation: it proposes offers it values, and accepts an
 offer made to it when the offer gains it something, declines otherwise (never a
 counter: it answers on value alone). docs/balance.md has the measurements.
@@ -324,9 +325,19 @@ class HardBot(ks.SearchingBot, TunedBot):
         if s.phase == DRAFT:
             return super().decide(s, seat, actions)
         if s.phase == ACTION:
+            wall, cpu = time.perf_counter(), time.process_time()
             last = self.closing(s, seat, actions)
             if last is not None:
+                self.times.append(time.perf_counter() - wall)
+                self.cpu_times.append(time.process_time() - cpu)
                 return last
+            spent = (time.perf_counter() - wall, time.process_time() - cpu)
+            cmd = self.searched(SEARCH, s, seat, actions)
+            # One decision, one figure: a last turn's search that found no line to the
+            # end counts with the search that followed it.
+            self.times[-1] += spent[0]
+            self.cpu_times[-1] += spent[1]
+            return cmd  # type: ignore[no-any-return]
         return self.searched(SEARCH, s, seat, actions)  # type: ignore[no-any-return]
 
     def closing(self, s: State, seat: int, actions: Sequence[A.Command]) -> A.Command | None:
@@ -334,22 +345,20 @@ class HardBot(ks.SearchingBot, TunedBot):
         trigger it (within `NEAR` prestige of the end, and a line of this turn reaches
         it: the round then ends before the seat plays again, so this turn is its last
         too): `final_turn`'s, in one world dealt from what the seat may know, within the
-        bot's time budget (past it: the valuation's choice in the last turn, the search's
-        otherwise). None: not such a turn. Its time is counted with the searches'."""
+        bot's time budget (past it: the valuation's choice, no other search). None: not
+        such a turn."""
         end = fx.end_prestige(s, content_of(s))
         triggered = s.end_triggered_by is not None
         if not triggered and (
             s.pending or s.turn_seat != seat or s.players[seat].prestige < end - NEAR
         ):
             return None
-        wall, cpu = time.perf_counter(), time.process_time()
         world = SEARCH.determinise(s, seat, random.Random(self.rng.getrandbits(63)))
         seconds = self.budget.seconds
-        found = final_turn(world, seat, actions, None if seconds is None else wall + seconds)
-        self.times.append(time.perf_counter() - wall)
-        self.cpu_times.append(time.process_time() - cpu)
-        if found is None:
-            return TunedBot.decide(self, s, seat, actions) if triggered else None
+        start = time.perf_counter()
+        found = final_turn(world, seat, actions, None if seconds is None else start + seconds)
+        if found is None:  # past the budget (or nothing accepted): no time for more
+            return TunedBot.decide(self, s, seat, actions)
         cmd, (prestige, _gold) = found
         return cmd if triggered or prestige >= end else None
 

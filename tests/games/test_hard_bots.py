@@ -155,12 +155,13 @@ def test_karanor_hard_bot_takes_the_turn_that_ends_the_game_as_its_last() -> Non
     legal = KE.legal_actions(s, 0)
     bot = KHard(5, TINY)
     s.players[0].prestige = end - NEAR - 1
-    assert bot.closing(s, 0, legal) is None and not bot.times  # too far: not searched
+    before = bot.rng.getstate()
+    assert bot.closing(s, 0, legal) is None and bot.rng.getstate() == before  # not searched
     s.players[0].prestige = end - 1
     chosen = bot.closing(s, 0, legal)
     world = SEARCH.determinise(s, 0, random.Random(KHard(5, TINY).rng.getrandbits(63)))
     line = final_turn(world, 0, legal)
-    assert line is not None and len(bot.times) == 1
+    assert line is not None
     if line[1][0] >= end:
         assert chosen == line[0]
     else:
@@ -175,6 +176,13 @@ def test_karanor_hard_bot_takes_the_turn_that_ends_the_game_as_its_last() -> Non
         assert got is None or got in moves
         reached += got is not None
     assert reached >= 1
+    # One decision, one time figure, whether the last turn's line or the search decided.
+    for seed in range(1, 4):
+        t = karanor_midgame(seed)
+        t.players[0].prestige = end - 1
+        timed = KHard(seed, TINY)
+        timed.decide(t, 0, KE.legal_actions(t, 0))
+        assert len(timed.times) == len(timed.cpu_times) == 1
 
 
 def test_karanor_hard_bots_last_turn_is_decided_on_what_its_seat_sees() -> None:
