@@ -4,16 +4,8 @@
 // page's language, with its word on each open offer the seat may accept.
 import * as API from "./api.js";
 import { lang, t } from "./i18n.js";
+import { sameCommand } from "./legal.js";
 import { toast } from "./util.js";
-
-/** Whether two commands (JSON) are the same, whatever the order of their keys. */
-function same(a, b) {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || !a || !b) return false;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const k of keys) if (!same(a[k] ?? null, b[k] ?? null)) return false;
-  return true;
-}
 
 /** Mark the element offering `action` (or those of its type) as the coach's choice. */
 export function highlight(action) {
@@ -21,7 +13,7 @@ export function highlight(action) {
   if (!action) return null;
   const buttons = [...document.querySelectorAll('[data-testid="legal-action"]')];
   let found = buttons.filter((b) => {
-    try { return same(JSON.parse(b.dataset.command || "null"), action); } catch { return false; }
+    try { return sameCommand(JSON.parse(b.dataset.command || "null"), action); } catch { return false; }
   });
   if (!found.length) {
     // No element carries that exact command (a map's move target names its destination

@@ -17,6 +17,19 @@ export function actionButton(ctx, cmd, label, { cls = "btn", title, children } =
 
 export const legalOf = (view, type) => (view.legal_actions || []).filter((a) => a.type === type);
 
+/** Whether two commands (JSON) are the same, whatever the order of their keys (a field
+ *  left out and a null one alike). */
+export function sameCommand(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || !a || !b) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (!sameCommand(a[k] ?? null, b[k] ?? null)) return false;
+  return true;
+}
+
+/** Whether `command` is one of the view's legal actions. */
+export const isLegal = (view, command) => (view.legal_actions || []).some((a) => sameCommand(a, command));
+
 const words = (s) => String(s).replaceAll("_", " ");
 
 function valueText(v) {

@@ -6,6 +6,7 @@ import * as API from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { endFrame, renderEndFrame } from "./endgame.js";
 import * as generic from "./generic.js";
+import { isLegal } from "./legal.js";
 import { GameLog, logCard } from "./log.js";
 import { turnCue } from "./notify.js";
 import { RoomSocket } from "./socket.js";
@@ -26,26 +27,11 @@ const DIM_AFTER_MS = 150;
 const STALE_RETRIES = 2;
 const STALE_WAIT_MS = 3_000;
 
-/** A command as comparable text: its keys in order, at every depth. */
-function canonical(value) {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** A refusal in the player's words: another seat acting first is not the player's error,
  *  and the server's own message for it ("expected version 3, ...") is for programs. */
 function refusal(e) {
   if (e.code === "stale_version") return t("The table changed before your move arrived: look again.");
   return e.message || t("The server refused that.");
-}
-
-/** Whether `command` is one of the view's legal actions, as they are written. */
-function stillLegal(view, command) {
-  const text = canonical(command);
-  return (view.legal_actions || []).some((a) => canonical(a) === text);
 }
 
 /** A foldable notice folded (its title only) or open. */
@@ -452,8 +438,7 @@ class RoomPage {
     try {
       await API.undo(this.code, this.view.version);
       if (!this.socket.isOpen) {
-        const view = await API.getView(this.code);
-        this.onView({ type: "view", version: view.version, events: [], view });
+        this.showFetched(await API.getView(this.code));
       }
     } catch (e) {
       toast(refusal(e), "error");
@@ -706,7 +691,7 @@ class RoomPage {
         } catch (e) {
           if (e.code !== "stale_version" || tries >= STALE_RETRIES) throw e;
           const fresh = await this.viewAfter(at);
-          if (!fresh || !stillLegal(fresh, command)) throw e;
+          if (!fresh || !isLegal(fresh, command)) throw e;
         }
       }
     } catch (e) {
@@ -740,9 +725,13 @@ class RoomPage {
     await API.api("POST", `/api/rooms/${encodeURIComponent(this.code)}/commands`, {
       body: { id: uuid(), command, expected_version: at },
     });
-    const view = await API.getView(this.code);
-    this.onView({ type: "view", version: view.version, events: [], view });
+    this.showFetched(await API.getView(this.code));
     return null;
+  }
+
+  /** A view fetched over HTTP (no socket), drawn as a socket's view without events. */
+  showFetched(view) {
+    this.onView({ type: "view", version: view.version, events: [], view });
   }
 
   /** The first view newer than `version`: the one held if it is, else the next to come
@@ -763,7 +752,7 @@ class RoomPage {
       }, STALE_WAIT_MS);
       this.viewWaiters.add(waiter);
       if (this.socket.isOpen) this.socket.resync();
-      else API.getView(this.code).then((view) => this.onView({ type: "view", version: view.version, events: [], view }), () => {});
+      else API.getView(this.code).then((view) => this.showFetched(view), () => {});
     });
   }
 
