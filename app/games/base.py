@@ -167,12 +167,18 @@ class TakeBacks(Protocol):
     `can_take_back(before, state, seat, command, events)` is
     asked after `apply` (`before` is that copy, `state` the state it left): true when the
     command revealed nothing (no die rolled, no card drawn or turned), touched no other
-    seat's state or choices, made no trade, and `seat` still has the turn."""
+    seat's state or choices, made no trade, and `seat` still has the turn.
+
+    A game may also have `take_back_mark(state, seat)`: what `can_take_back` compares of a
+    state. The platform then asks `can_take_back(..., after=mark)` with the mark of the
+    state the command left, and judges the seat's next command, made right after, against
+    that mark (`before` is then a mark, not a copy): a run of one seat's commands keeps
+    one copy, the rest replayed from it when taken back (`app.rooms.takeback.restore`)."""
 
     def may_take_back(self, state: Any, seat: int, command: Any) -> bool: ...
 
     def can_take_back(
-        self, before: Mapping[str, Any], state: Any, seat: int, command: Any, events: Events
+        self, before: Any, state: Any, seat: int, command: Any, events: Events
     ) -> bool: ...
 
 

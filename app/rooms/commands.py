@@ -198,7 +198,9 @@ class CommandPath:
                     return dup
                 keep = takeback.allowed(room.options, seat, live.bot_seats)
                 try:
-                    events, point = takeback.apply(game, live.state, seat, command, keep)
+                    events, point = takeback.apply(
+                        game, live.state, seat, command, keep, live.takebacks, live.version
+                    )
                 except RuleError as error:
                     # A retry of a command accepted earlier (no longer among the recent
                     # ids) may be refused by the state it made: its first answer stands.
@@ -262,7 +264,7 @@ class CommandPath:
                         "another seat has played since, or this room plays without take-backs",
                     )
                 point = live.takebacks[-1]
-                state = game.from_dict(point.before)
+                state = takeback.restore(game, live.takebacks)
                 events = takeback.events(seat, point.version)
                 outcome = await self._commit(
                     room,

@@ -106,6 +106,72 @@ def test_take_back_restores_every_view(run_service: Any, game_id: str) -> None:
     run_service(body)
 
 
+@pytest.mark.parametrize(
+    ("database_url", "game_id"),
+    [("sqlite", "karanor"), ("sqlite", "darkroad")],
+    indirect=["database_url"],
+)
+def test_a_run_of_commands_is_taken_back_one_by_one(run_service: Any, game_id: str) -> None:
+    """A seat's run of commands that revealed nothing keeps one copy, the state before the
+    first (the others are replayed from it: `takeback.restore`); taking the run back
+    command by command gives every seat, each time, the views it had before that command,
+    also once the game is loaded again from the store in the middle of it."""
+    game = registry.get(game_id)
+    assert game is not None
+
+    async def body(service: RoomService) -> None:
+        code, seats = await seated(service, game_id, {"max_players": 2})
+        longest = 0
+        reloaded = False
+        for step in range(400):
+            views = [await view(service, s) for s in seats]
+            acting = views[0]["to_act"][0]
+            me = seats[acting]
+            takeable = [a for a in views[acting]["legal_actions"] if a["type"] in game.take_backs]
+            if not takeable:
+                await service.command(me, f"c-{step}", views[acting]["legal_actions"][0])
+                continue
+            # A run: up to 4 commands that may be taken back, the views before each kept.
+            run: list[list[dict[str, Any]]] = []
+            for k in range(4):
+                now = [await view(service, s) for s in seats]
+                legal = [a for a in now[acting]["legal_actions"] if a["type"] in game.take_backs]
+                if not legal or now[0]["to_act"] != [acting]:
+                    break
+                await service.command(me, f"c-{step}-{k}", legal[(step + k) % len(legal)])
+                if not (await view(service, me))["can_undo"]:
+                    break  # it revealed something: the run ends here
+                run.append(now)
+                live = (await service.cache.get(code)).live
+                assert live is not None
+                # One copy for the run: the state before its first command.
+                copies = [p.before is not None for p in live.takebacks]
+                assert copies == [True] + [False] * (len(copies) - 1), copies
+            if len(run) >= 2 and not reloaded and len(run) == 4:
+                service.forget(code)  # loaded again: the stack rebuilt from the log
+                reloaded = True
+            for k, before in enumerate(reversed(run)):
+                if not (await view(service, me))["can_undo"]:
+                    break  # a snapshot stored inside the run: the load starts after it
+                await service.take_back(me, f"undo-{step}-{k}")
+                back = [await view(service, s) for s in seats]
+                assert all(same(b, v) for b, v in zip(back, before, strict=True)), k
+                longest = max(longest, k + 1)
+            # Go on with the game: the acting seat ends its run with something else.
+            views = [await view(service, s) for s in seats]
+            acting = views[0]["to_act"][0]
+            others = [a for a in views[acting]["legal_actions"] if a["type"] not in game.take_backs]
+            pick = others[0] if others else views[acting]["legal_actions"][0]
+            await service.command(seats[acting], f"e-{step}", pick)
+            if longest >= 3 and reloaded:
+                break
+        assert longest >= 3 and reloaded
+        replayed, loaded = replay_room(service.p.db, code)
+        assert replayed == loaded
+
+    run_service(body)
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_a_room_without_take_backs_refuses_them(run_service: Any) -> None:
     async def body(service: RoomService) -> None:

@@ -105,15 +105,29 @@ class KitGame:
     def _compared(self) -> tuple[str, ...]:
         return (*self.hidden_piles, *self.shared_choices)
 
+    def take_back_mark(self, state: Any, seat: int) -> Marks:
+        """What `can_take_back` compares of `state` for `seat` (the platform keeps the one
+        of the state a command left, and judges the seat's next command against it
+        instead of a copy made before it)."""
+        return Marks.of_state(state, seat, self._compared)
+
     def can_take_back(
-        self, before: Mapping[str, Any], state: Any, seat: int, command: Any, events: Events
+        self,
+        before: Any,
+        state: Any,
+        seat: int,
+        command: Any,
+        events: Events,
+        *,
+        after: Marks | None = None,
     ) -> bool:
         """The command just applied revealed nothing and touched no one else: a kind the
         game lets be taken back, the RNG not drawn from (no die, no shuffle), no hidden
         pile changed (no card drawn or turned), no private event (nothing shown to one
         seat), every event the seat's own, the other seats' state, the offers and the
         other seats' pending choices as they were, and the seat still to act. `before` is
-        the state before it (`take_back_copy`, or any `to_dict`)."""
+        the state before it (`take_back_copy`, any `to_dict`, or its `take_back_mark`);
+        `after`, if given, is `state`'s `take_back_mark` for `seat`."""
         if not self.may_take_back(state, seat, command):
             return False
         for event in events:
@@ -122,13 +136,18 @@ class KitGame:
         if seat not in self.to_act(state):
             return False
         keys = self._compared
-        if isinstance(before, StateCopy) and before.marks.seat == seat:
+        if isinstance(before, Marks) and before.seat == seat:
+            old = before
+        elif isinstance(before, StateCopy) and before.marks.seat == seat:
             old = before.marks
         else:
             old = Marks.of_dict(before, seat, keys)
         if old.rng != getattr(state, "rng", None):
             return False
-        return Marks.of_state(state, seat, keys).same_but_seat(old)
+        now = after if after is not None and after.seat == seat else None
+        if now is None:
+            now = Marks.of_state(state, seat, keys)
+        return now.same_but_seat(old)
 
     # --- reading the state ---------------------------------------------------------
 
