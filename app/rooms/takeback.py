@@ -15,6 +15,7 @@ names.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -130,7 +131,10 @@ def restore(game: Game, stack: Sequence[Point]) -> Any:
         base -= 1  # a run of points starts with a copy (`apply`)
     before = stack[base].before
     assert before is not None
-    state = game.from_dict(before)
+    # A state may share its lists and dicts with the mapping it was made from, and this
+    # copy may be read again (the run's next take-back): never hand it over as it is.
+    fresh = getattr(before, "fresh", None)
+    state = game.from_dict(fresh() if fresh is not None else copy.deepcopy(before))
     for point in stack[base:top]:
         game.apply(state, point.seat, point.command)
     return state

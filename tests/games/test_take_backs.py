@@ -139,3 +139,53 @@ def test_the_kept_copy_reads_as_the_state_and_marks_it_as_its_to_dict(game_id: s
         move = game.bot_move(state, frozenset(range(state.n)), step)
         assert move is not None
         game.apply(state, move.seat, move.command)
+
+
+@pytest.mark.parametrize(("game_id", "seed"), [("karanor", 11), ("darkroad", 12)])
+def test_a_run_keeps_one_copy_and_judges_and_restores_as_copies_would(
+    game_id: str, seed: int
+) -> None:
+    """The live path's stack (`takeback.apply` with the stack, `pushed`, `restore`): a run
+    of one seat's commands keeps one copy, before its first; each later command, judged
+    against the mark the one before it left, is found undoable exactly when a copy made
+    before it says so; and the state a take-back returns to is, at every point and after
+    take-backs in the middle of runs, the state before that command."""
+    game = registry.get(game_id)
+    assert game is not None
+    state = game.new_game(game.normalise_options({"max_players": 3}), seed, ["A", "B", "C"])
+    stack: list[takeback.Point] = []
+    before: dict[int, dict[str, Any]] = {}  # version -> the state before the command
+    version = 0
+    chained = undone = 0
+    for step in range(900):
+        if game.is_over(state):
+            break
+        move = game.bot_move(state, frozenset(range(state.n)), step)
+        assert move is not None
+        seat, command = move.seat, move.command
+        # The same command judged on a copy with a copy made before it: the reference.
+        twin = game.from_dict(game.to_dict(state))
+        _ev, reference = takeback.apply(game, twin, seat, command, True)
+        before[version + 1] = game.to_dict(state)
+        _ev, point = takeback.apply(game, state, seat, command, True, stack, version)
+        assert (point is None) == (reference is None), (step, command)
+        version += 1
+        takeback.pushed(stack, point, version)
+        if point is not None:
+            # A copy, unless the point below was made by the command just before.
+            follows = len(stack) > 1 and stack[-2].version == version - 1
+            assert (stack[-1].before is None) == follows, step
+            chained += follows
+        assert not stack or stack[0].before is not None
+        if stack:
+            assert game.to_dict(takeback.restore(game, stack)) == before[stack[-1].version]
+        # Now and then the seat takes back one or two of its run's commands and plays on.
+        if len(stack) >= 2 and step % 3 == 0:
+            for _ in range(1 + step % 2):
+                target = stack[-1].version
+                state = takeback.restore(game, stack)
+                assert game.to_dict(state) == before[target]
+                stack.pop()
+                version += 1  # the take-back is a version of its own
+                undone += 1
+    assert chained >= 10 and undone >= 5, (chained, undone)

@@ -95,6 +95,12 @@ class StateCopy(Mapping[str, Any]):
         self._data: dict[str, Any] | None = None
         self.marks = Marks.of_state(state, seat, keys)
 
+    def fresh(self) -> dict[str, Any]:
+        """The copy parsed anew: nothing shared with any other read, so a state made from
+        it may be changed and the copy read again (a run taken back one by one)."""
+        data: dict[str, Any] = orjson.loads(self._blob)
+        return data
+
     def _whole(self) -> dict[str, Any]:
         if self._data is None:
             self._data = orjson.loads(self._blob)
