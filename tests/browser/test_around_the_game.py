@@ -20,8 +20,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import FAST, LAPTOP, watch
-from tests.helpers.client import bearer, make_room, play_http_step
+from tests.helpers.browser import FAST, LAPTOP, PHONE, watch
+from tests.helpers.client import SeatedRoom, bearer, make_room, play_http_step
 from tests.helpers.server import ServerProcess, module_server
 
 pytestmark = pytest.mark.slow
@@ -292,4 +292,49 @@ def test_replay_of_a_dark_road_game(server: ServerProcess, browser: Browser) -> 
         assert plain(view)["board"] == plain(stored[v])["board"]
     view = shown(page, page.get_by_test_id("replay-end").click)
     assert view["version"] == last
+    assert not problems, problems
+
+
+def test_a_run_of_moves_undone_one_by_one_on_a_phone_in_french(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """Ana plays three commands of one turn that reveal nothing, then takes them back one
+    by one with the page's Undo button ("Annuler", a phone, French): after each click the
+    page shows the new version and both seats' views are again those before that command
+    (the server keeps one copy for the run and replays the rest: app/rooms/takeback.py)."""
+    room = SeatedRoom(server.url, ["Ana", "Bo"], {})
+    room.draft()
+    if room.view(0)["turn"]["seat"] != 0:
+        room.send(1, {"type": "end_turn"})
+    problems: list[str] = []
+    context = browser.new_context(viewport=PHONE, locale="fr-FR")
+    page = watch(context.new_page(), problems)
+    page.goto(f"{server.url}/r/{room.code}#token={room.tokens[0]}")
+    before: list[list[dict[str, Any]]] = []
+    takeable = ("work", "harvest", "market", "move")  # kinds Karanor lets be taken back
+    while len(before) < 3:
+        views = [room.view(0), room.view(1)]
+        legal = [a for a in views[0]["legal_actions"] if a["type"] in takeable]
+        if not legal:
+            break
+        room.send(0, min(legal, key=lambda a: takeable.index(a["type"])))
+        if not room.view(0)["can_undo"]:
+            break
+        before.append(views)
+    assert len(before) == 3, [a["type"] for a in room.view(0)["legal_actions"]]
+    for k, views in enumerate(reversed(before)):
+        version = room.view(0)["version"]
+        expect(page.get_by_test_id("version")).to_have_text(str(version))
+        button = page.get_by_test_id("undo")
+        expect(button).to_contain_text("Annuler")
+        if k == 0:
+            shoot(page, "undo-run-fr-phone-three-moves")
+        button.click()
+        expect(page.get_by_test_id("version")).to_have_text(str(version + 1))
+        back = [room.view(0), room.view(1)]
+        for now, then in zip(back, views, strict=True):
+            assert plain(now) | {"version": 0} == plain(then) | {"version": 0}
+    expect(page.get_by_test_id("undo")).to_have_count(0)  # nothing left of the run
+    shoot(page, "undo-run-fr-phone-taken-back")
+    context.close()
     assert not problems, problems
