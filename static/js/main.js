@@ -460,7 +460,8 @@ class RoomPage {
       button = h("button", { id: "undo-button", type: "button", class: "btn undo-button", "data-testid": "undo",
         title: t("Take back your last move: it revealed nothing"),
         "data-tip": t("Take back your last move: it revealed nothing"),
-        onclick: () => this.undo() }, h("span", { "aria-hidden": "true" }, "↶ "), t("Undo"));
+        onclick: () => this.undo() }, h("span", { "aria-hidden": "true" }, "↶ "),
+        h("span", { class: "undo-label" }, t("Undo")));
       $id("turn-banner").after(button);
     }
     button.disabled = this.busy;
