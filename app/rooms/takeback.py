@@ -99,12 +99,13 @@ def apply(
     if can is None:
         return events, None
     mark = getattr(game, "take_back_mark", None)
-    if mark is None:
-        if not can(before, state, seat, command, events):
-            return events, None
-        return events, Point(0, seat, before, command)
-    after = mark(state, seat)
-    if not can(before, state, seat, command, events, after=after):
+    after = mark(state, seat) if mark is not None else None  # a chain needs a mark
+    ok = (
+        can(before, state, seat, command, events)
+        if after is None
+        else can(before, state, seat, command, events, after=after)
+    )
+    if not ok:
         return events, None
     return events, Point(0, seat, None if chained else before, command, after)
 
@@ -169,15 +170,13 @@ def replay_rows(
         if is_take_back(row.command):
             target = int(row.command["version"])
             before = kept.pop(target, None)
-            on_top = bool(stack) and stack[-1].version == target  # type: ignore[index]
-            if before is not None:
+            if stack and stack[-1].version == target:
+                state = game.from_dict(before) if before is not None else restore(game, stack)
+                stack.pop()
+            elif before is not None:
                 state = game.from_dict(before)
-            elif on_top and stack is not None:
-                state = restore(game, stack)
             else:
                 raise Gap(f"the take-back at version {row.version} names version {target}")
-            if on_top and stack is not None:
-                stack.pop()
             continue
         cmd = game.parse_command(row.command)
         if row.version in targets:
