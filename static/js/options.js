@@ -151,13 +151,16 @@ export function genericField(name, prop, root, { label } = {}) {
 /** The platform's own room options, beside every game's (docs/api.md), in words. */
 const PLATFORM_LABELS = {
   take_backs: () => t("Take-backs: a player may take back a move that revealed nothing"),
+  // Declared by every game that has a hard bot (its schema's description is English).
+  coach: () => t("Coach: each player may ask “What would you do?” and the hard bot suggests a move"),
 };
 
 /**
  * The options form of a game.
  * `game`: {options_schema, defaults} from GET /api/games; `ext`: the game module's
- * `lobby` export: {labels: {name: text}, order: [names], fields: {name: (ctx) => field}}
- * where a field is {name, node, read(), write(value), disable(off), refresh?(ctx)}.
+ * `lobby` export: {labels: {name: text}, order: [names], fields: {name: (ctx) => field},
+ * hidden: [names]} where a field is {name, node, read(), write(value), disable(off),
+ * refresh?(ctx)}; a hidden option is not offered (the server fills in its default).
  */
 export class OptionsForm {
   constructor(form, game, ext = {}, ctx = {}) {
@@ -174,7 +177,9 @@ export class OptionsForm {
       return order.length + (describe(props[n], schema).kind === "checkbox" ? 1000 : 0) + names.indexOf(n);
     };
     this.fields = [];
+    const hidden = new Set(ext.hidden || []);
     for (const name of [...names].sort((a, b) => rank(a) - rank(b))) {
+      if (hidden.has(name)) continue;
       const field = ext.fields?.[name]?.(ctx) ?? genericField(name, props[name], schema,
         { label: ext.labels?.[name] ?? PLATFORM_LABELS[name]?.() });
       if (field) this.fields.push(field);

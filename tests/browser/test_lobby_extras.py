@@ -2,7 +2,8 @@
 device" card shows the seat's resume link as a QR code (the very SVG POST /api/qr makes
 of the link shown), and the Dark Road host chooses the four buildings by name (a fifth
 cannot be ticked; a guest sees the four, read-only), on a phone without sideways
-scrolling, and the game starts with exactly those four.
+scrolling, and the game starts with exactly those four; the host sets a bot's level; the
+host's lobby reads whole on a phone in French.
 """
 
 from __future__ import annotations
@@ -87,6 +88,9 @@ def test_the_dark_road_host_chooses_the_four_buildings_on_a_phone(
     picker = form.get_by_test_id("buildings-picker")
     expect(form.locator("select[name=buildings]")).to_have_value("first_game")
     expect(picker).to_be_hidden()
+    # The rules edition (ruling R40: how games stored before the fixes replay) is not a
+    # host's choice: not offered, and the room plays the latest.
+    expect(form.locator("[name=rules]")).to_have_count(0)
     # The first game's four are named, from the content.
     content = httpx.get(f"{base}/api/games/darkroad/content", timeout=10).json()
     names = {b["id"]: b["name"] for b in content["buildings"]}
@@ -127,6 +131,7 @@ def test_the_dark_road_host_chooses_the_four_buildings_on_a_phone(
         f"{room}/view", headers={"Authorization": f"Bearer {token}"}, timeout=10
     ).json()
     assert sorted(view["board"]["buildings"]) == sorted(CHOSEN)
+    assert httpx.get(room, timeout=10).json()["options"]["rules"] == 2
     assert problems == []
 
 
@@ -155,4 +160,55 @@ def test_the_host_sets_a_bot_seats_level(base: str, browser: Browser) -> None:
     guest.goto(f"{base}/r/{code}")
     expect(guest.get_by_test_id("bot-level")).to_have_count(0)  # not the host's: no control
     expect(guest.locator(".seat .tag.level")).to_have_text("hard")
+    assert problems == []
+
+
+def test_the_hosts_lobby_on_a_phone_in_french(base: str, browser: Browser) -> None:
+    """The host of a Karanor room with three bots, on a 390 px phone in French: each
+    seat's name reads on one line (its level control and Remove button go below it when
+    the row is full; before, "Bot 2" was broken to "Bo / t 2"), every option's control
+    stays inside the options card (the "Prestige to end" select stuck out of it), every
+    checkbox keeps its size (the coach's long label squeezed its box), and the coach
+    option is in French (its hint was the schema's English)."""
+    r = httpx.post(f"{base}/api/rooms", json={"name": "Anastasia-Wilhelmina"}, timeout=10)
+    assert r.status_code == 201, r.text
+    code, token = r.json()["code"], r.json()["seat"]["token"]
+    problems: list[str] = []
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    page = watch(context.new_page(), problems)
+    page.goto(f"{base}/r/{code}#token={token}")
+    for count in (2, 3, 4):
+        page.locator("#add-bot").click()
+        expect(page.get_by_test_id("seat")).to_have_count(count)
+    expect(page.get_by_test_id("bot-level")).to_have_count(3)
+    lines = page.eval_on_selector_all(
+        ".seat-name",
+        """names => names.map((el) => {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            return [el.textContent, tops.size];
+        })""",
+    )
+    assert [n for _, n in lines] == [1, 1, 1, 1], lines
+    form = page.get_by_test_id("room-options")
+    outside = form.evaluate(
+        """form => {
+            const card = form.closest('.card').getBoundingClientRect();
+            return [...form.querySelectorAll('select, input, label')]
+                .filter((el) => { const r = el.getBoundingClientRect();
+                                  return r.width && (r.left < card.left || r.right > card.right); })
+                .map((el) => el.name || el.textContent.trim().slice(0, 30));
+        }"""
+    )
+    assert outside == [], f"outside the options card: {outside}"
+    boxes = form.evaluate(
+        """form => [...form.querySelectorAll('input[type=checkbox]')]
+            .map((el) => [el.name, Math.round(el.getBoundingClientRect().width)])"""
+    )
+    assert boxes and all(width >= 22 for _, width in boxes), boxes
+    coach = form.locator("label", has=page.locator("input[name=coach]"))
+    expect(coach).to_contain_text("Que feriez-vous")
+    expect(coach).not_to_contain_text("What would you do")
+    no_sideways_scroll(page, PHONE["width"])
     assert problems == []

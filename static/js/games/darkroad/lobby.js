@@ -75,6 +75,9 @@ function buildingsField(ctx) {
 
 export const lobby = {
   order: ["max_players", "buildings", "drafting", "deed_choice"],
+  // The rules edition (ruling R40) is how a game stored before the fixes replays: a new
+  // room always plays the latest, so a host is not asked.
+  hidden: ["rules"],
   get labels() {
     return {
       max_players: t("Players (max)"),
