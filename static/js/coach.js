@@ -28,8 +28,17 @@ export function highlight(action) {
     found = fits.length ? fits : typed;
   }
   for (const b of found) b.classList.add("coached");
-  found[0]?.scrollIntoView?.({ block: "nearest" });
+  // The middle of the screen, not its edge: a phone's chat bar covers the bottom.
+  found[0]?.scrollIntoView?.({ block: "center" });
   return found[0] || null;
+}
+
+/** The coach's choice in words: the marked element's own name (a button's label, a
+ *  map target's aria-label), "" when nothing is marked. */
+export function choiceName(element) {
+  if (!element) return "";
+  const name = element.getAttribute("aria-label") || element.textContent || "";
+  return name.replace(/\s+/g, " ").trim();
 }
 
 /** Ask the coach and show its answer; returns the advice (null if the server refused). */
@@ -37,8 +46,9 @@ export async function askCoach(code, button) {
   button.disabled = true;
   try {
     const advice = await API.coach(code, lang());
-    highlight(advice.action);
-    if (advice.reason) toast(advice.reason, "info", 10000);
+    const name = choiceName(highlight(advice.action));
+    // The move named first: on a phone the marked button may be a scroll away.
+    if (advice.reason) toast(name ? `${t("The coach: {action}.", { action: name })} ${advice.reason}` : advice.reason, "info", 10000);
     else if (!advice.action) toast(t("Nothing to do now: the coach waits with you."), "info");
     for (const o of advice.offers || []) {
       const node = document.querySelector(`[data-testid="offer"][data-offer="${CSS.escape(String(o.offer))}"]`);

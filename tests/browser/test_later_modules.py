@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import FAST, LAPTOP, watch
+from tests.helpers.browser import FAST, LAPTOP, PHONE, watch
 from tests.helpers.client import Room, bearer, make_room, play_http_step
 from tests.helpers.server import ServerProcess, module_server
 
@@ -179,4 +179,52 @@ def test_a_game_page_asks_once_for_its_game_s_code_and_content(
     index = [u for u in asked if u.startswith(f"static/js/games/{game}/index.")]
     assert len(index) == 1, index
     assert len(asked) == len(set(asked)), [u for u in asked if asked.count(u) > 1]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_coach_on_a_phone_in_french_names_its_move(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """On a 390 px phone in French the coach's button and the menu's are their icons
+    (their names read aloud, the coach's tip kept), as the Undo button is, so the turn
+    banner keeps its room (it was cut to "Man…"); asked, the coach's line names
+    the move it marks first (before, "Le coach ferait ceci" with the marked button a
+    scroll away, under the chat bar), and the marked move is scrolled into the screen."""
+    room = make_room(server.url, humans=2, options={"coach": True})
+    token = past_the_draft(room)
+    problems: list[str] = []
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    page = watch(context.new_page(), problems)
+    page.goto(f"{server.url}/r/{room.code}#token={token}")
+    expect(page.locator("[data-testid=legal-action]").first).to_be_attached(timeout=15_000)
+    coach = page.get_by_test_id("coach")
+    expect(coach).to_be_visible()
+    expect(coach).to_have_accessible_name("Que feriez-vous ?")
+    expect(coach).to_have_attribute("title", "Que feriez-vous ?")
+    # A move that reveals nothing first: the Undo button joins the top bar too.
+    page.locator("[data-testid=legal-action][data-type=work]").first.click()
+    expect(page.get_by_test_id("undo")).to_be_visible(timeout=15_000)
+    for button in (coach, page.get_by_test_id("undo"), page.get_by_test_id("game-menu")):
+        box = button.bounding_box()
+        assert box and box["width"] <= 60, box
+    expect(page.get_by_test_id("game-menu")).to_have_accessible_name("Menu")
+    banner = page.locator("#turn-banner").bounding_box()
+    assert banner and banner["width"] >= 80, f"the turn banner squeezed to {banner}"
+    with page.expect_response(lambda r: "/coach?" in r.url, timeout=60_000) as answer:
+        coach.click()
+    assert answer.value.json()["action"] is not None
+    marked = page.locator(".coached").first
+    expect(marked).to_be_attached(timeout=15_000)
+    name = marked.evaluate(
+        "(e) => (e.getAttribute('aria-label') || e.textContent).replace(/\\s+/g, ' ').trim()"
+    )
+    said = page.locator("#toasts .toast", has_text="Le coach").first
+    expect(said).to_contain_text(f"Le coach\u00a0: {name}.")
+    # In the screen, clear of the top bar and of the chat bar at the bottom.
+    top = page.locator(".topbar").bounding_box()
+    chat = page.locator("#trade-panel").bounding_box()
+    spot = marked.bounding_box()
+    assert top and chat and spot, (top, chat, spot)
+    middle = spot["y"] + spot["height"] / 2
+    assert top["y"] + top["height"] <= middle <= chat["y"], (top, spot, chat)
     assert not problems, "\n".join(problems)
