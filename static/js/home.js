@@ -17,6 +17,10 @@ const remember = (key, value) => { try { localStorage.setItem(key, value); } cat
 
 input.value = remembered("karanor:name");
 
+/** Each game's title in the page's language, by id (from GET /api/games): "my games"
+ *  names its rooms' games with them (a room's own `title` is the game's English one). */
+const titles = new Map();
+
 /** The games as radio cards, each with a link to its rules; the last one chosen here is
  *  chosen again. */
 async function showGames() {
@@ -26,6 +30,7 @@ async function showGames() {
   } catch {
     return; // the room plays the server's default game
   }
+  for (const g of games) if (g.title) titles.set(g.id, g.title);
   if (!games.length) return;
   const last = remembered("karanor:game");
   const chosen = games.some((g) => g.id === last) ? last : games[0].id;
@@ -120,7 +125,8 @@ function noticesToggle(room, item) {
   return button;
 }
 
-function myGame(room, notices) {
+function myGame(found, notices) {
+  const room = { ...found, title: titles.get(found.game) ?? found.title };
   const others = room.players.map((p) => p.name).join(", ") || t("nobody else yet");
   const link = room.status === "finished" ? room.replay_url : room.url;
   const item = h("li", { class: `my-game${room.my_turn ? " my-turn" : ""}`, "data-testid": "my-game",

@@ -246,6 +246,15 @@ def test_my_games_after_the_tab_is_closed(server: ServerProcess, browser: Browse
     first.locator("a").first.click()
     expect(page).to_have_url(f"{base}/r/{codes['mine']}")
     expect(page.get_by_test_id("legal-action").first).to_be_visible()
+    # The same browser in French names the games in French (each row's title was the
+    # game's English one on a French page).
+    french = browser.new_context(viewport=LAPTOP, locale="fr-FR")
+    french.add_cookies(context.cookies())
+    page = watch(french.new_page(), problems)
+    page.goto(base)
+    expect(page.get_by_test_id("my-game")).to_have_count(3)
+    titles = page.locator(".my-game-title")
+    expect(titles).to_have_text(["Marchands de Karanor"] * 3)
     http.close()
     assert not problems, problems
 
