@@ -481,7 +481,9 @@ export class Board {
     const x1 = 1240;
     const y = 1222;
     const node = s("g", { class: "dr-prestige" });
-    node.append(s("text", { x: x0, y: 1196, class: "dr-label", text: t("Prestige") }));
+    // The track's name at its far end: the seats' marks stack up from the low values,
+    // where everyone is for most of the game (at the start the name was under them).
+    node.append(s("text", { x: x1, y: 1196, "text-anchor": "end", class: "dr-label", text: t("Prestige") }));
     node.append(s("line", { x1: x0, x2: x1, y1: y, y2: y, class: "dr-track" }));
     for (let v = 0; v <= max; v += 5) {
       const x = x0 + ((x1 - x0) * v) / max;
