@@ -509,7 +509,9 @@ class RoomPage {
     const box = $id("watching-count");
     if (!box) return;
     box.hidden = !n;
-    box.textContent = n ? `👁 ${tn("{n} watching", "{n} watching", n)}` : "";
+    // A phone shows "👁 2" (data-n, by the style sheet); the words stay for screen readers.
+    box.dataset.n = String(n || "");
+    box.replaceChildren(...(n ? ["👁 ", h("span", { class: "watching-words" }, tn("{n} watching", "{n} watching", n))] : []));
     box.title = t("People watching this game without a seat");
   }
 

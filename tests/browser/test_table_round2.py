@@ -114,6 +114,12 @@ def test_out_of_time_while_present_one_bot_turn_then_the_seat_is_yours(
     expect(watcher.get_by_test_id("watching")).to_contain_text("You are watching")
     expect(host.get_by_test_id("watching")).to_have_count(0)
     expect(host.get_by_test_id("watching-count")).to_have_text("👁 1 watching")
+    # On the watcher's phone the count is "👁 1" (the words read aloud, not shown), so
+    # the turn banner beside it keeps its room.
+    count = watcher.get_by_test_id("watching-count")
+    expect(count).to_have_attribute("data-n", "1")
+    box = count.bounding_box()
+    assert box and box["width"] <= 48, box
 
     # Finn leaves the game from his menu: a bot plays his seat to the end, the log and
     # the end screen say so, and Finn goes on watching.
