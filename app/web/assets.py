@@ -200,12 +200,15 @@ class Assets:
 
     def dynamic_map(self) -> str:
         """JSON {plain URL: hashed URL} of what scripts load by a computed path: each
-        game's page and help modules and its style sheets, and the platform's modules
-        the room page loads at their first use (`LATER`)."""
+        game's page, help and lobby modules and its style sheets, and the platform's
+        modules the room page loads at their first use (`LATER`)."""
         wanted = {
             p: PREFIX + h
             for p, h in self.names.items()
-            if (p.startswith("js/games/") and p.endswith(("/index.js", "/help.js", ".css")))
+            if (
+                p.startswith("js/games/")
+                and p.endswith(("/index.js", "/help.js", "/lobby.js", ".css"))
+            )
             or p in LATER
         }
         return orjson.dumps({PREFIX + p: h for p, h in sorted(wanted.items())}).decode()

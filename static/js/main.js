@@ -13,7 +13,7 @@ import { RoomSocket } from "./socket.js";
 import { loadPlatform, t, tn } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { GameMenu, Table } from "./table.js";
-import { assetUrl, h, tapTips, toast, uuid } from "./util.js";
+import { assetUrl, h, hasAsset, tapTips, toast, uuid } from "./util.js";
 
 const $id = (id) => document.getElementById(id);
 /** How long "while you were away" stays unfolded (then its title only, until opened). */
@@ -60,6 +60,22 @@ async function loadGameModule(game) {
   }
   await loadStyles(module.styles || [], url);
   return module;
+}
+
+/** A game's lobby extension (its options form): the `lobby` its module exports, else
+ *  the one of the `lobby.js` beside its index.js, loaded only when the room is shown in
+ *  its lobby (issue 31: a game page's first load carries neither it nor the options form
+ *  it builds on), else none. */
+async function gameLobby(game, module) {
+  if (module?.lobby) return module.lobby;
+  const path = `/static/js/games/${game}/lobby.js`;
+  if (!/^[a-z0-9_-]{1,40}$/.test(game || "") || !hasAsset(path)) return {};
+  try {
+    return (await import(new URL(assetUrl(path), location.href).href)).lobby || {};
+  } catch (error) {
+    console.warn(`the lobby of ${game} did not load; the options form is the schema's`, error);
+    return {};
+  }
 }
 
 /** A module's style sheets (paths relative to it), loaded before its table is drawn. */
@@ -186,9 +202,8 @@ class RoomPage {
   /** The lobby's controller, made once (its module loaded) the first time it is shown:
    * a room opened after its start never loads it. */
   lobbyReady() {
-    this.lobbyLoading ??= later("lobby.js").then(({ Lobby }) => {
-      this.lobby = new Lobby(this, this.gameInfo, this.module.lobby || {});
-    });
+    this.lobbyLoading ??= Promise.all([later("lobby.js"), gameLobby(this.gameId, this.module)])
+      .then(([{ Lobby }, ext]) => { this.lobby = new Lobby(this, this.gameInfo, ext); });
     return this.lobbyLoading;
   }
 

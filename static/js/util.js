@@ -14,6 +14,11 @@ export function assetUrl(path) {
   return assetMap[path] || path;
 }
 
+/** Whether the page's map names `path` (a file the server has, under a hashed name). */
+export function hasAsset(path) {
+  return assetUrl(path) !== path;
+}
+
 function fill(node, attrs, children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;

@@ -18,8 +18,9 @@ from tests.helpers.server import ServerProcess, module_server
 
 pytestmark = pytest.mark.slow
 
-# (options.js comes with a game whose lobby adds its own fields: a game module imports it)
-LATER = ("lobby", "replay", "coach", "notices", "story")
+# (options.js comes with the lobby: the platform's lobby.js and each game's lobby.js
+# import it, and a game page loads neither)
+LATER = ("lobby", "options", "replay", "coach", "notices", "story")
 
 
 server = module_server(FAST)
@@ -35,7 +36,13 @@ def opened(browser: Browser, url: str, problems: list[str]) -> tuple[Page, list[
         if "/" not in path:  # the platform's own modules, not a game's
             asked.append(path.split(".", 1)[0])
 
+    def note_game(request: object) -> None:
+        path = str(getattr(request, "url", "")).split("/static/js/games/", 1)
+        if len(path) == 2:
+            asked.append("games/" + path[1].split(".", 1)[0])
+
     page.on("request", note)
+    page.on("request", note_game)
     page.goto(url)
     return page, asked
 
@@ -73,6 +80,7 @@ def test_a_game_page_loads_the_menus_modules_at_their_first_use(
     page.wait_for_load_state("networkidle")
     assert "main" in asked and "table" in asked, asked
     assert not set(LATER) & set(asked), f"loaded with the page: {set(LATER) & set(asked)}"
+    assert "games/karanor/index" in asked and "games/karanor/lobby" not in asked, asked
     # The coach (the room's option): its module with the first question; its choice is
     # one of the seat's legal actions.
     with (
@@ -148,6 +156,10 @@ def test_a_room_in_its_lobby_loads_the_lobby_and_plays_on(
     expect(page.locator("#lobby")).to_be_visible(timeout=15_000)
     expect(page.get_by_test_id("seat")).to_have_count(2)
     assert "lobby" in asked and "options" in asked, asked
+    # The game's own fields come with its lobby module: the end of the game chosen by
+    # Karanor's select (the schema alone would give a number field).
+    assert "games/karanor/lobby" in asked, asked
+    expect(page.locator("#options-form select[name=end_prestige]")).to_be_visible()
     page.locator("#start-game").click()
     expect(page.locator("[data-testid=legal-action]").first).to_be_visible(timeout=15_000)
     expect(page.locator("#lobby")).to_be_hidden()

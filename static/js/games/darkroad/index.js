@@ -11,12 +11,9 @@ import { Board } from "./board.js";
 import { CaravanFeed } from "./caravan.js";
 import { endDetails } from "./endgame.js";
 import { LastAction } from "./last.js";
-import { lobby } from "./lobby.js";
 import { Storage } from "./storage.js";
 import { WagonSheet, renderPlayers, renderWagon } from "./wagon.js";
 import { Words } from "./words.js";
-
-export { lobby };
 
 /** Style sheets of this folder, loaded by the shell with the module. */
 export const styles = ["darkroad.css"];

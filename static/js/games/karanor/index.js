@@ -10,12 +10,9 @@ import { marketPick, openModal, renderActions, renderModal, showMarket, turnText
 import { attackNotices, lastActionOf } from "./happened.js";
 import { Board, bindZoomButtons } from "./board.js";
 import { endDetails } from "./endgame.js";
-import { lobby } from "./lobby.js";
 import { renderHand, renderPlayers, renderTable } from "./panels.js";
 import { PANEL, Trades } from "./trade.js";
 import { Words } from "./words.js";
-
-export { lobby };
 
 /** Style sheets of this folder, loaded by the shell with the module. */
 export const styles = ["karanor.css"];
