@@ -181,6 +181,9 @@ def test_the_hosts_lobby_on_a_phone_in_french(base: str, browser: Browser) -> No
         page.locator("#add-bot").click()
         expect(page.get_by_test_id("seat")).to_have_count(count)
     expect(page.get_by_test_id("bot-level")).to_have_count(3)
+    # Laid out (once, in a full run, the names had no layout box yet when measured).
+    for name in page.locator(".seat-name").all():
+        expect(name).to_be_visible()
     lines = page.eval_on_selector_all(
         ".seat-name",
         """names => names.map((el) => {
