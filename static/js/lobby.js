@@ -169,11 +169,16 @@ export class Lobby {
         presenceDot(Boolean(seat.connected || seat.bot)));
       if (isHost && seat.bot && room.status === "lobby") li.append(this.levelControl(seat));
       if (isHost && seat.index !== mySeat && room.status === "lobby") {
-        li.append(h("button", { type: "button", class: "btn small", "aria-label": t("Remove {name}", { name: seat.name }),
+        // On a phone its cross alone (style sheet: .remove-label), so that a bot's row
+        // keeps its level control on the name's line.
+        const named = t("Remove {name}", { name: seat.name });
+        li.append(h("button", { type: "button", class: "btn small remove-seat", "aria-label": named,
+          title: named, "data-tip": named,
           onclick: () => this.guard(async () => {
             await API.removeSeat(this.app.code, seat.index);
             await this.app.refreshRoom();
-          }) }, t("Remove")));
+          }) }, h("span", { class: "remove-icon", "aria-hidden": "true" }, "✕"),
+          h("span", { class: "remove-label" }, t("Remove"))));
       }
       this.seats.append(li);
     }

@@ -8,6 +8,7 @@ host's lobby reads whole on a phone in French.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -165,8 +166,8 @@ def test_the_host_sets_a_bot_seats_level(base: str, browser: Browser) -> None:
 
 def test_the_hosts_lobby_on_a_phone_in_french(base: str, browser: Browser) -> None:
     """The host of a Karanor room with three bots, on a 390 px phone in French: each
-    seat's name reads on one line (its level control and Remove button go below it when
-    the row is full; before, "Bot 2" was broken to "Bo / t 2"), every option's control
+    seat's name reads on one line (before, "Bot 2" was broken to "Bo / t 2"), a bot's
+    level control and Remove button (its cross) on that line, every option's control
     stays inside the options card (the "Prestige to end" select stuck out of it), every
     checkbox keeps its size (the coach's long label squeezed its box), and the coach
     option is in French (its hint was the schema's English)."""
@@ -194,6 +195,18 @@ def test_the_hosts_lobby_on_a_phone_in_french(base: str, browser: Browser) -> No
         })""",
     )
     assert [n for _, n in lines] == [1, 1, 1, 1], lines
+    # A bot's row is one line: its name, level and Remove (its cross; named for screen
+    # readers and in its tip).
+    for seat in page.get_by_test_id("seat").all()[1:]:
+        name = seat.locator(".seat-name").bounding_box()
+        remove = seat.locator(".remove-seat")
+        level = seat.get_by_test_id("bot-level").bounding_box()
+        box = remove.bounding_box()
+        assert name and level and box, (name, level, box)
+        middle = name["y"] + name["height"] / 2
+        for other in (level, box):
+            assert other["y"] <= middle <= other["y"] + other["height"], (name, other)
+        expect(remove).to_have_accessible_name(re.compile(r"^Retirer Bot \d$"))
     form = page.get_by_test_id("room-options")
     outside = form.evaluate(
         """form => {
