@@ -31,11 +31,12 @@ class DarkRoad(kit.KitGame):
     id = "darkroad"
     title = _("Merchants of the Dark Road")
     locale = LOCALE
+    # The page names the move first ("The coach: Rest."); these say why.
     coach_gain = _(
-        "The coach would do this: at the end of your turn you stand about {gain} points better"
-        " against your best rival than now."
+        "At the end of your turn you stand about {gain} points better against your best rival"
+        " than now."
     )
-    coach_hold = _("The coach would do this: nothing gains more by the end of your turn.")
+    coach_hold = _("Nothing gains more by the end of your turn.")
     min_players = 1
     max_players = 4
     content_pack = CONTENT_PACK

@@ -34,10 +34,9 @@ class Karanor(kit.KitGame):
     id = "karanor"
     title = _("Merchants of Karanor")
     locale = LOCALE
-    coach_gain = _(
-        "The coach would do this: by its plans, it brings you about {gain} gold's worth."
-    )
-    coach_hold = _("The coach would do this: by its plans, nothing else brings you more now.")
+    # The page names the move first ("The coach: Work (+1 gold)."); these say why.
+    coach_gain = _("By its plans, this brings you about {gain} gold's worth.")
+    coach_hold = _("By its plans, nothing else brings you more now.")
     min_players = 2
     max_players = 6
     content_pack = CONTENT_PACK
