@@ -144,9 +144,17 @@ def test_a_run_of_commands_is_taken_back_one_by_one(run_service: Any, game_id: s
                 run.append(now)
                 live = (await service.cache.get(code)).live
                 assert live is not None
-                # One copy for the run: the state before its first command.
-                copies = [p.before is not None for p in live.takebacks]
-                assert copies == [True] + [False] * (len(copies) - 1), copies
+                # A copy only where a point does not follow the one below it (the state
+                # before a run's first command); each later command of the run keeps none.
+                stack = live.takebacks
+                assert stack[0].before is not None
+                for below, point in zip(stack, stack[1:], strict=False):
+                    follows = point.version == below.version + 1
+                    assert (point.before is None) == follows, [
+                        (q.version, q.before is not None) for q in stack
+                    ]
+                if k > 0:
+                    assert stack[-1].before is None  # right after the run's previous one
             if len(run) == 4 and not reloaded:
                 service.forget(code)  # loaded again: the stack rebuilt from the log
                 reloaded = True
