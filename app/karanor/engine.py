@@ -76,6 +76,41 @@ def listed_kinds(s: State, seat: int) -> tuple[str, ...]:
     return RULES.kinds(s, content_of(s), seat)
 
 
+def _kinds_here(
+    c: Content,
+    acting: bool | None,
+    position: str,
+    market: bool,
+    quests: bool,
+    black_market: bool,
+    artifacts: bool,
+    partners: bool,
+) -> tuple[str, ...]:
+    """The kinds worth listing for a seat (`acting`: on its turn with an action left,
+    False without one, None off-turn) at `position`: `TURN_ORDER`, `NO_ACTION_LEFT` or
+    `OFF_TURN` without those whose listing is empty whatever else holds: nothing to
+    harvest on a territory without a resource, to build outside a city, to deliver
+    outside a delivery's city, a villa to buy where none stands, a market outside a
+    two-player game, a quest to complete, a card to play, an artifact to use or a
+    partner to promote when the seat holds none. Each listing makes the same test
+    first; `tests/karanor/test_listing.py` lists every kind at every state to prove
+    nothing legal is left out."""
+    base = OFF_TURN if acting is None else TURN_ORDER if acting else NO_ACTION_LEFT
+    here = c.territory[position]
+    dropped = {
+        "harvest": here.resource is None,
+        "build": position not in c.cities,
+        "deliver": all(d.city != position for d in c.deliveries),
+        "buy_villa": here.villa is None or c.villas.get(here.villa.id) != position,
+        "market": not market,
+        "complete_quest": not quests,
+        "play_black_market": not black_market,
+        "use_artifact": not artifacts,
+        "promote_partner": not partners,
+    }
+    return tuple(k for k in base if not dropped.get(k, False))
+
+
 class KaranorRules(Rules[State, Content]):
     """What is Karanor's own in the kit's check -> list -> apply loop."""
 
@@ -110,11 +145,23 @@ class KaranorRules(Rules[State, Content]):
             return (ANSWERS[s.pending[0]["kind"]],)
         if s.phase == DRAFT:
             return ("draft_pick",)
-        if seat != s.turn_seat:
-            return OFF_TURN
-        if s.actions_left <= 0:
-            return NO_ACTION_LEFT
-        return TURN_ORDER
+        p = s.players[seat]
+        key = (
+            s.actions_left > 0 if seat == s.turn_seat else None,
+            p.position,
+            s.market is not None,
+            bool(p.quests),
+            bool(p.black_market),
+            bool(p.artifacts),
+            bool(p.partners),
+        )
+        memo = c.memo.get("kinds")
+        if memo is None:
+            memo = c.memo["kinds"] = {}
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _kinds_here(c, *key)
+        return found
 
     def settle(self, s: State, c: Content, ev: Events) -> None:
         """After every command: impossible immediate choices resolve by themselves, hand

@@ -67,21 +67,20 @@ def pick(
         below(1)  # the one type
         below(1)  # its one command
         return actions[0]
-    by_type: dict[str, list[T]] = {}
-    for k, run in itertools.groupby(actions, kind):  # listings come grouped by type
-        same = by_type.get(k)
-        if same is None:
-            by_type[k] = list(run)
-        else:
-            same.extend(run)
-    if len(by_type) == 1:
+    types = list(map(kind, actions))
+    distinct = set(types)
+    if len(distinct) == 1:
         below(1)
         return actions[below(len(actions))]
-    kinds = sorted(by_type)
-    if "end_turn" in by_type and rng.random() < skip_end:
+    kinds = sorted(distinct)
+    if "end_turn" in distinct and rng.random() < skip_end:
         kinds.remove("end_turn")
-    same = by_type[kinds[below(len(kinds))]]
-    return same[below(len(same))]
+    k = kinds[below(len(kinds))]
+    first, count = types.index(k), types.count(k)
+    if types[first : first + count].count(k) == count:  # listings come grouped by type
+        return actions[first + below(count)]
+    same = [a for a, t in zip(actions, types, strict=True) if t == k]
+    return same[below(count)]
 
 
 _TYPE = operator.attrgetter("type")
@@ -123,12 +122,19 @@ def play(
     `rules.is_over`. `after(s, players, on_command)` runs after each command and returns
     the commands it applied itself (off-turn plays)."""
     n = 0
-    to_act, legal, apply = rules.to_act, rules.legal_actions, rules.apply
+    to_act, legal, apply, listed = (
+        rules.to_act, rules.legal_actions, rules.apply, rules.apply_listed
+    )  # fmt: skip
     is_over = rules.is_over if over is None else over
     while not is_over(s) and n < max_commands:
         seat = to_act(s)[0]
-        cmd = players[seat].decide(s, seat, legal(s, seat))
-        events = apply(s, seat, cmd)
+        actions = legal(s, seat)
+        cmd = players[seat].decide(s, seat, actions)
+        # a command of the list, by identity, was checked by listing it
+        if any(map(operator.is_, actions, itertools.repeat(cmd))):
+            events = listed(s, seat, cmd)
+        else:
+            events = apply(s, seat, cmd)
         n += 1
         if on_command is not None:
             on_command(s, seat, cmd, events)

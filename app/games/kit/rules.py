@@ -209,6 +209,23 @@ class Rules(Generic[S, C]):
         s.commands += 1
         return ev
 
+    def apply_listed(self, s: S, seat: int, cmd: Command) -> Events:
+        """`apply` for a command `legal_actions(s, seat)` listed, `s` unchanged since:
+        the listing ran the gate and the handler's check (each game's
+        `tests/<game>/test_listing.py` proves every listed command passes `check`), so
+        they are not run again, as catanatron's `execute` takes an action it finds among
+        the playable ones. The bots' loop (`kit.bots.play`) calls it for a command it
+        finds, by identity, in the list it gave the bot; anything else (a client's
+        command, a bot's own offer) goes through `apply`."""
+        c = self._packs_known.get(s.content)
+        if c is None:
+            c = self.packs.of(s.content)
+        ev: Events = []
+        self.handlers[cmd.type].do(s, c, seat, cmd, ev)
+        self.settle(s, c, ev)
+        s.commands += 1
+        return ev
+
 
 def no_candidates() -> Iterator[Any]:
     """An empty candidate stream (a free-form command is never listed)."""
