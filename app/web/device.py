@@ -155,6 +155,14 @@ def add(
     write(request, response, settings, [Entry(code, token), *entries])
 
 
+def forget(request: HTTPConnection, response: Response, settings: Settings, code: str) -> None:
+    """Room `code` off this device altogether: its seat's token no longer works (the
+    person left the game), so the page opens the room as a spectator."""
+    entries = read(request, settings)
+    if any(e.code == code for e in entries):
+        write(request, response, settings, [e for e in entries if e.code != code])
+
+
 def hide(request: HTTPConnection, response: Response, settings: Settings, code: str) -> bool:
     """Take room `code` off this device's list (its seat is kept); False if not there."""
     entries = read(request, settings)

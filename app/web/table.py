@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms import tokens
 from app.rooms.clocks import MAX_TURN_SECONDS
+from app.web import device
 from app.web import schemas as S
 from app.web.deps import SeatDep, ServiceDep
 from app.web.limits import limited
@@ -86,8 +87,12 @@ async def set_timer(body: TimerIn, caller: SeatDep, service: ServiceDep) -> dict
     summary="A seat leaves the running game (resigns): a bot plays it to the end; its "
     "token stops working (the seat's cookie is cleared); 409 `not_playing`",
 )
-async def leave(caller: SeatDep, service: ServiceDep, response: Response) -> dict[str, Any]:
+async def leave(
+    caller: SeatDep, service: ServiceDep, request: Request, response: Response
+) -> dict[str, Any]:
     room = await service.leave(caller)
+    # Both places a browser keeps the seat: its device cookie and the room's old cookie.
+    device.forget(request, response, request.app.state.settings, caller.code)
     response.delete_cookie(tokens.cookie_name(caller.code), path="/")
     return room
 
