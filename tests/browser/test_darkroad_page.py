@@ -456,6 +456,10 @@ def test_wagon_words_agree_and_fit_and_the_log_says_commission(
         said
     )
     assert said["flavours"] == [None, None] or said["flavours"][0] != said["flavours"][1], said
+    # "a armor market die" no more; a travel die's coins said once, a later gain again.
+    assert said["market"] == "Bo turns a market die from armor to book.", said
+    assert f"gain {said['coins']} coin" in said["took"] and said["again"] is None, said
+    assert said["later"] and said["later"].startswith("You gain"), said
     assert not problems, problems
 
 
@@ -468,11 +472,22 @@ SENTENCES = """async () => {
   const k = content.commissions[0].id;
   const south = content.board.dark_market.find(x => !x.goods.length).space;
   const dark = Object.values(w.events).filter(e => e.deck === 'dark_road').slice(0, 2);
-  return {
+  const out = {
     commission: w.sentence({type: 'commission', seat: 1, commission: k}),
     dark_market: w.sentence({type: 'dark_market', seat: 1, space: south}),
     flavours: dark.map(e => w.flavour(e)),
+    market: w.sentence({type: 'market_die_changed', seat: 1, from: 'armor', good: 'book'}),
   };
+  // A travel die whose face gains coins, then the coins event it brings, then a later one.
+  const ev = Object.values(w.events).find(e => Object.values(e.faces).some(f => f.some(x => x.coins > 0)));
+  const face = Object.keys(ev.faces).find(f => ev.faces[f].some(x => x.coins > 0));
+  const coins = ev.faces[face].find(x => x.coins > 0).coins;
+  w.setView({seat: 0, players: [{seat: 0, name: 'Ann'}, {seat: 1, name: 'Bo'}], board: {travel: {event: ev.id}}}, null);
+  out.took = w.sentence({type: 'travel_die', seat: 0, value: Number(face), face: Number(face)});
+  out.again = w.sentence({type: 'coins', seat: 0, delta: coins, to: 0});
+  out.later = w.sentence({type: 'coins', seat: 0, delta: coins, to: 0});
+  out.coins = coins;
+  return out;
 }"""
 
 

@@ -59,7 +59,7 @@ export function renderHelp(root, content) {
         sized(goodChip(g.id, words.goodTitle(g.id))), " ", words.goodTitle(g.id))))),
 
     sec("end", t("End of the game and scoring"),
-      p(t("After the final travel, deeds are revealed and add their coins, prestige or victory points. Your score is the lower of your coins and your prestige, plus your victory points (deeds, unused illuminated dice, the hidden compartment). Ties are broken by the value of what you discarded, then loyal gifts, then commissions, then heroes delivered."))),
+      p(t("After the final travel, deeds are revealed and add their coins, prestige or victory points. Your score is the lower of your coins and your prestige, plus your victory points (deeds, unused illuminated dice, the hidden compartment). Ties are broken by the higher of your coins and your prestige (the one that did not count), then gifts on loyal companions, then commissions delivered, then heroes delivered."))),
 
     sec("legend", t("Board legend and icons"),
       list([

@@ -116,6 +116,9 @@ const STEED_TEXT = {
   commission_quartz: () => t("a quartz per upgraded good delivered"),
 };
 
+// The counted resources whose events a sentence may already have spelled out.
+const GAINS = ["coins", "prestige", "lanterns", "quartz", "horseshoes"];
+
 export const cap = (x) => (x ? x.charAt(0).toUpperCase() + x.slice(1) : x);
 
 /** "a, b and c" in the page's language. */
@@ -143,7 +146,7 @@ const SENTENCES = {
   },
   activated(e, { actor, two }) { return two(t("You visit {place}.", { place: this.target(e.target) }), t("{actor} visits {place}.", { actor, place: this.target(e.target) })); },
   wheel_rotated(e, { actor, two }) { return two(t("You rotate the market wheel."), t("{actor} rotates the market wheel.", { actor })); },
-  market_die_changed(e, { actor, two }) { const p = { actor, from: this.good(e.from), to: this.good(e.good ?? e.to) }; return two(t("You turn a {from} market die to {to}.", p), t("{actor} turns a {from} market die to {to}.", p)); },
+  market_die_changed(e, { actor, two }) { const p = { actor, from: this.good(e.from), to: this.good(e.good ?? e.to) }; return two(t("You turn a market die from {from} to {to}.", p), t("{actor} turns a market die from {from} to {to}.", p)); },
   bought(e, { actor, two }) {
     if (!e.goods.length) return two(t("You buy nothing at the Bazaar."), t("{actor} buys nothing at the Bazaar.", { actor }));
     const p = { actor, goods: this.goodsList(e.goods) };
@@ -168,7 +171,7 @@ const SENTENCES = {
     if (e.reroll) return two(t("You roll the ruins die again: {face}.", p), t("{actor} rolls the ruins die again: {face}.", p));
     return two(t("You roll the ruins die: {face}.", p), t("{actor} rolls the ruins die: {face}.", p));
   },
-  oracle(e, { actor, two }) { const p = { actor, effects: this.effects(this.c.board.oracle_die?.[e.face]) }; return two(t("The oracle die gives you: {effects}.", p), t("The oracle die gives {actor}: {effects}.", p)); },
+  oracle(e, { actor, two }) { this.spelled(e.seat, this.c.board.oracle_die?.[e.face]); const p = { actor, effects: this.effects(this.c.board.oracle_die?.[e.face]) }; return two(t("The oracle die gives you: {effects}.", p), t("The oracle die gives {actor}: {effects}.", p)); },
   caravan(e, { actor, two }) {
     const p = { actor, town: this.town(e.town), companion: this.companion(e.companion) };
     if (e.route === "shortcut") return two(t("You lead a caravan to {town} by a shortcut, with {companion}.", p), t("{actor} leads a caravan to {town} by a shortcut, with {companion}.", p));
@@ -183,6 +186,7 @@ const SENTENCES = {
   travel_die(e, { actor, two }) {
     const ev = this.events[this.view?.board?.travel?.event];
     const p = { actor, value: e.value, face: e.face, effects: ev ? this.effects(ev.faces[String(e.face)]) : "" };
+    if (ev) this.spelled(e.seat, ev.faces[String(e.face)]);
     if (e.face !== e.value && ev) return two(t("You take the {value} (counted as {face}): {effects}.", p), t("{actor} takes the {value} (counted as {face}): {effects}.", p));
     if (e.face !== e.value) return two(t("You take the {value} (counted as {face}).", p), t("{actor} takes the {value} (counted as {face}).", p));
     if (ev) return two(t("You take the {value}: {effects}.", p), t("{actor} takes the {value}: {effects}.", p));
@@ -267,6 +271,7 @@ export class Words {
     this.heroTown = Object.fromEntries(content.board.towns.map((x) => [x.hero_type, x.id]));
     this.view = null;
     this.names = {};
+    this.said = null; // the gains the last sentence spelled out (`spelled`)
   }
 
   setView(view, room) {
@@ -591,13 +596,31 @@ export class Words {
     }
   }
 
-  /** An event of the log as a sentence (null: not worth a line). */
+  /** An event of the log as a sentence (null: not worth a line). A gain the sentence
+   *  just before spelled out ("You take the 6: gain 2 coins.") is not said again. */
   sentence(e) {
+    const said = this.said;
+    this.said = null;
+    if (said && e.seat === said.seat && GAINS.includes(e.type) && said.gains[e.type] === e.delta) {
+      delete said.gains[e.type];
+      this.said = said;
+      return null;
+    }
     const me = this.isMe(e.seat);
     const actor = this.name(e.seat);
     const two = (you, other) => (me ? you : other);
     const say = SENTENCES[e.type];
     return say ? say.call(this, e, { me, actor, two }) : null;
+  }
+
+  /** The gains (coins, prestige...) a sentence spells out from `effects` for `seat`: the
+   *  events of the same gains that follow it say nothing new. */
+  spelled(seat, effects) {
+    const gains = {};
+    for (const effect of effects || []) {
+      for (const kind of GAINS) if (effect[kind]) gains[kind] = (gains[kind] || 0) + effect[kind];
+    }
+    this.said = { seat, gains };
   }
 
   /** A Dark Market space ("dm_1" ...) in words. */
