@@ -56,6 +56,9 @@ class DarkRoad(kit.KitGame):
             "deliver_commission", "deliver_hero", "done_delivering",
         }
     )  # fmt: skip
+    # Coins are behind the screen: a coins event goes to its seat alone, and tells it
+    # nothing it did not know (a Bazaar purchase, a delivery's pay may be taken back).
+    own_private = frozenset({"coins"})
     locale = LOCALE
 
     def public_part(self, state: State) -> dict[str, Any]:

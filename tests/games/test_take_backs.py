@@ -59,7 +59,11 @@ def explore(game_id: str, games: tuple[tuple[int, int], ...]) -> dict[str, Any]:
                     assert kind in game.take_backs, (kind, events)
                     assert copy.rng == state.rng  # no die, no shuffle
                     for event in events:
-                        assert "to" not in event and event.get("seat", seat) == seat
+                        assert event.get("seat", seat) == seat
+                        # a private event only when it tells the seat its own count
+                        assert "to" not in event or (
+                            event["to"] == seat and event["type"] in game.own_private
+                        ), event
                     undone[kind] += 1
                     # Taken back: every seat (and a spectator) sees what it saw before.
                     assert views(game, game.from_dict(point.before)) == before, kind
@@ -189,3 +193,44 @@ def test_a_run_keeps_one_copy_and_judges_and_restores_as_copies_would(
                 version += 1  # the take-back is a version of its own
                 undone += 1
     assert chained >= 10 and undone >= 5, (chained, undone)
+
+
+def test_a_dark_road_purchase_paid_in_coins_is_taken_back() -> None:
+    """Dark Road's coins are behind the screen, so paying at the Bazaar sends the buyer a
+    private `coins` event: to the buyer itself it reveals nothing (`own_private`), and the
+    purchase may be taken back (it never could: every private event ended a chain). A
+    private event of another kind, or coins told to another seat, still may not."""
+    game = registry.get("darkroad")
+    assert game is not None
+    state = game.new_game(game.normalise_options({"max_players": 2}), 5, ["P0", "P1"])
+    for step in range(2000):
+        assert not game.is_over(state), "no paid Bazaar purchase in a whole game"
+        seat = game.to_act(state)[0]
+        enter = [w for w in game.legal_actions(state, seat) if w["type"] == "bazaar"]
+        if not enter:
+            move = game.bot_move(state, frozenset(range(state.n)), step)
+            assert move is not None
+            game.apply(state, move.seat, move.command)
+            continue
+        inside = game.from_dict(game.to_dict(state))
+        game.apply(inside, seat, game.parse_command(enter[0]))
+        for wire in game.legal_actions(inside, seat):
+            if wire["type"] != "bazaar_buy":
+                continue
+            command = game.parse_command(wire)
+            copy = game.from_dict(game.to_dict(inside))
+            clean = game.to_dict(copy)
+            events = game.apply(copy, seat, command)
+            paid = [e for e in events if e["type"] == "coins" and e["delta"] < 0]
+            if not paid:
+                continue  # the free second good: nothing private
+            assert all(e["to"] == seat for e in paid)
+            assert game.can_take_back(clean, copy, seat, command, events)
+            told = [{**e, "to": 1 - seat} if e["type"] == "coins" else e for e in events]
+            assert not game.can_take_back(clean, copy, seat, command, told)
+            shown = [*events, {"type": "deed_drawn", "seat": seat, "deed": "x", "to": seat}]
+            assert not game.can_take_back(clean, copy, seat, command, shown)
+            return
+        move = game.bot_move(state, frozenset(range(state.n)), step)
+        assert move is not None
+        game.apply(state, move.seat, move.command)

@@ -55,6 +55,10 @@ class KitGame:
     take_backs: ClassVar[frozenset[str]] = frozenset()
     hidden_piles: ClassVar[tuple[str, ...]] = ("decks", "stacks")
     shared_choices: ClassVar[tuple[str, ...]] = ("offers",)
+    # Private events (`"to"`) that only tell the seat its own hidden count (Dark Road's
+    # coins behind the screen): to the acting seat itself, they reveal nothing. Any
+    # other private event ends what may be taken back (it may show the seat a card).
+    own_private: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def bot_kinds(self) -> tuple[str, ...]:
@@ -124,14 +128,18 @@ class KitGame:
         """The command just applied revealed nothing and touched no one else: a kind the
         game lets be taken back, the RNG not drawn from (no die, no shuffle), no hidden
         pile changed (no card drawn or turned), no private event (nothing shown to one
-        seat), every event the seat's own, the other seats' state, the offers and the
-        other seats' pending choices as they were, and the seat still to act. `before` is
+        seat; the game's `own_private` to the seat itself excepted), every event the
+        seat's own, the other seats' state, the offers and the other seats' pending
+        choices as they were, and the seat still to act. `before` is
         the state before it (`take_back_copy`, any `to_dict`, or its `take_back_mark`);
         `after`, if given, is `state`'s `take_back_mark` for `seat`."""
         if not self.may_take_back(state, seat, command):
             return False
+        own = self.own_private
         for event in events:
-            if "to" in event or event.get("seat", seat) != seat:
+            if event.get("seat", seat) != seat:
+                return False
+            if "to" in event and not (event["to"] == seat and event.get("type") in own):
                 return False
         if seat not in self.to_act(state):
             return False
