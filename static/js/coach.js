@@ -15,6 +15,7 @@ export function highlight(action) {
   let found = buttons.filter((b) => {
     try { return sameCommand(JSON.parse(b.dataset.command || "null"), action); } catch { return false; }
   });
+  let sure = true;
   if (!found.length) {
     // No element carries that exact command (a map's move target names its destination
     // by data-to, not the path): those of its type whose data- attributes all agree with
@@ -26,11 +27,13 @@ export function highlight(action) {
       return named.length > 0 && named.every(([k, v]) => b.dataset[k] === String(v));
     });
     found = fits.length ? fits : typed;
+    sure = fits.length > 0;
   }
   for (const b of found) b.classList.add("coached");
   // The middle of the screen, not its edge: a phone's chat bar covers the bottom.
   found[0]?.scrollIntoView?.({ block: "center" });
-  return found[0] || null;
+  // Every button of a type is marked when none names the command: none is named.
+  return sure ? found[0] || null : null;
 }
 
 /** The coach's choice in words: the marked element's own name (a button's label, a
@@ -42,10 +45,11 @@ export function choiceName(element) {
 }
 
 /** Ask the coach and show its answer; returns the advice (null if the server refused). */
-export async function askCoach(code, button) {
+export async function askCoach(code, button, prepare = () => {}) {
   button.disabled = true;
   try {
     const advice = await API.coach(code, lang());
+    prepare(advice.action); // the game's form set up for it, the page drawn again
     const name = choiceName(highlight(advice.action));
     // The move named first: on a phone the marked button may be a scroll away.
     if (advice.reason) toast(name ? `${t("The coach: {action}.", { action: name })} ${advice.reason}` : advice.reason, "info", 10000);

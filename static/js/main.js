@@ -156,11 +156,14 @@ class RoomPage {
       const button = e.currentTarget;
       const version = this.view?.version;
       this.coach = await later("coach.js");
-      const advice = await this.coach.askCoach(this.code, button);
+      // A choice made in a form of the game's (Karanor's market, Dark Road's plan die)
+      // is set up there first, so that the marked button is the move and names it.
+      const prepare = (action) => {
+        if (this.view?.version === version && this.game?.showAdvice?.(action)) this.render();
+      };
+      const advice = await this.coach.askCoach(this.code, button, prepare);
       // Marked again at each drawing of this version (a chat line, a presence redraws).
       this.coached = advice && this.view?.version === version ? { version, action: advice.action } : null;
-      // A choice made in a form of the game's (Karanor's market) is set up there first.
-      if (this.coached && this.game?.showAdvice?.(advice.action)) this.render();
     });
     this.lobby = null; // made at the first look at the lobby (lobbyReady)
     if (this.room.status === "lobby" && !this.replayMode) await this.lobbyReady();

@@ -20,6 +20,7 @@ darkroad-page-{laptop,phone}-{mid,end}.png.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -511,4 +512,40 @@ def test_a_tip_does_not_pop_under_a_still_pointer(server: ServerProcess, browser
     assert page.locator("#tip-bubble").is_hidden()
     page.mouse.move(10, 302)
     expect(page.locator("#tip-bubble")).to_have_text("a named thing")
+    assert not problems, problems
+
+
+def test_the_coach_s_plan_shows_its_die_and_marks_that_button(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """The Plan buttons are those of the selected die: when the coach's plan uses another
+    die, the panel selects that die and the one button marked is the coach's command, and
+    the coach's line names it (before, every Plan button of the shown die was marked and
+    the line named the first: "The coach: craft an armor" for a plan of coins). The
+    coach's answer is the server's shape with a plan of another die, given by the test."""
+    api = new_room(server.url, options={"coach": True})
+    start(api, bots=1)
+    view = settle_by_api(
+        api,
+        lambda v: (
+            len({a["die"] for a in v["legal_actions"] if a["type"] == "plan"}) > 1
+            and not (v["private"] or {}).get("pending")
+        ),
+    )
+    problems: list[str] = []
+    page = open_page(browser, api, problems, "laptop")
+    same_version(page, view)
+    shown = page.locator("[data-testid=plan-die][aria-checked=true]").inner_text().strip()
+    plans = [a for a in view["legal_actions"] if a["type"] == "plan"]
+    other = next(a for a in plans if str(a["die"]) != shown.split()[-1])
+    answer = {"version": view["version"], "action": other, "reason": "A plan.", "offers": []}
+    page.route("**/coach?*", lambda route: route.fulfill(json=answer))
+    page.get_by_test_id("coach").click()
+    coached = page.locator(".coached")
+    expect(coached).to_have_count(1)
+    assert json.loads(coached.get_attribute("data-command") or "null") == other
+    picked = page.locator("[data-testid=plan-die][aria-checked=true]").inner_text()
+    assert picked.strip().split()[-1] == str(other["die"])
+    label = " ".join(coached.inner_text().split())
+    expect(page.locator(".toast").last).to_contain_text(f"The coach: {label}.")
     assert not problems, problems

@@ -105,7 +105,17 @@ export class ActionPanel {
     this.key = null;
   }
 
+  /** Show what the coach's `action` needs (a plan's die selected), drawn again now;
+   *  false: the shell has nothing to draw again. */
+  showAdvice(action) {
+    if (action?.type !== "plan" || action.die === this.planDie || !this.ctx) return false;
+    this.planDie = action.die;
+    this.render(this.ctx);
+    return false;
+  }
+
   render(ctx) {
+    this.ctx = ctx;
     const { view, busy } = ctx;
     const legal = view.legal_actions || [];
     const w = this.words;

@@ -65,6 +65,11 @@ export function mount(shell, root, content) {
       caravan.update(view, events);
       tipsFromTitles(root);
     },
+    /** The coach's choice shown where it is made: a plan's die selected first (the Plan
+     *  buttons are those of the selected die; the panel draws itself again). */
+    showAdvice(action) {
+      return actions.showAdvice(action);
+    },
     describe(event, view) {
       if (view) words.setView(view, shell.room);
       return words.sentence(event);
