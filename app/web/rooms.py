@@ -8,11 +8,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
 
-from app.rooms import errors
+from app.rooms import errors, tokens
+from app.rooms.errors import PlatformError
 from app.rooms.ratelimit import RateLimiter
 from app.web import device
 from app.web import schemas as S
-from app.web.deps import CallerDep, SeatDep, ServiceDep
+from app.web.deps import CallerDep, SeatDep, ServiceDep, request_token
 from app.web.security import client_address
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -172,7 +173,18 @@ async def open_session(code: Code, caller: SeatDep, request: Request, response: 
     summary="The caller's seat (null for a spectator)",
     openapi_extra=OPTIONAL_TOKEN,
 )
-async def me(caller: CallerDep) -> S.Me:
+async def me(code: Code, request: Request, response: Response, service: ServiceDep) -> S.Me:
+    token = request_token(request, code)
+    try:
+        caller = await service.authenticate(code, token)
+    except PlatformError as e:
+        if e.code != "bad_token" or "authorization" in request.headers:
+            raise
+        # A seat this browser's cookies still name but no longer holds (it left the game,
+        # the host removed it): forgotten, and the page watches as a spectator.
+        device.forget(request, response, request.app.state.settings, code)
+        response.delete_cookie(tokens.cookie_name(code), path="/")
+        return S.Me(seat=None)
     return _me(caller)
 
 

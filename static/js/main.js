@@ -240,6 +240,23 @@ class RoomPage {
     }
   }
 
+  /** The seat's token no longer works (the person left the game, the host removed
+   *  them): once, the cookies forget it (GET /me) and the page watches as a spectator,
+   *  instead of reconnecting with it again and again. */
+  async seatLost() {
+    if (this.losingSeat) return;
+    this.losingSeat = true;
+    this.socket.close();
+    API.forgetToken(this.code);
+    const held = this.mySeat;
+    await this.refreshMe();
+    this.view = null;
+    if (held !== null) toast(t("This seat is no longer yours: you are watching the game."), "info", 8000);
+    this.socket.connect();
+    await this.refreshRoom();
+    this.losingSeat = false;
+  }
+
   async refreshMe() {
     try {
       this.mySeat = API.seatIndex(await API.whoAmI(this.code));
@@ -385,6 +402,10 @@ class RoomPage {
   onError(msg) {
     // Errors for our own commands are shown by send(); others (no id) here.
     if (msg.handled) return;
+    if (msg.code === "bad_token") {
+      this.seatLost();
+      return;
+    }
     if (msg.code === "forbidden" && this.mySeat === null) {
       this.panel.say(t("Take a seat to chat: the chat is for the players."), "seat");
       return;

@@ -145,6 +145,15 @@ def test_out_of_time_while_present_one_bot_turn_then_the_seat_is_yours(
                 str(view["version"]), timeout=10_000
             )
     expect(host.get_by_test_id("end-left")).to_contain_text("Finn left the game", timeout=10_000)
+    # Finn's page watched the bot play his seat to the end (it kept reconnecting with
+    # his dead token, stuck at the version he left at), and opens as a spectator again.
+    final = http.get(f"/api/rooms/{code}/view", headers=as_ann).json()["version"]
+    expect(guest.get_by_test_id("version")).to_have_text(str(final), timeout=10_000)
+    expect(guest.locator("#toasts")).not_to_contain_text("token")
+    guest.reload()
+    expect(guest.get_by_test_id("version")).to_have_text(str(final), timeout=15_000)
+    expect(guest.get_by_test_id("watching")).to_be_visible()
+    expect(guest.locator("#toasts")).not_to_contain_text("token")
     assert not problems, "\n".join(problems)
 
 

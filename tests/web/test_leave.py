@@ -28,6 +28,9 @@ def test_the_browser_that_left_watches_as_a_spectator(client_for: Any) -> None:
         assert bo_http.get(f"/api/rooms/{code}/me").json()["seat"]["index"] == 1
         assert any(r["code"] == code for r in bo_http.get("/api/me/rooms").json()["rooms"])
 
+        # Bo's second device (the same cookies, copied before Bo leaves on the first).
+        other = TestClient(host.app).__enter__()
+        other.cookies.update(dict(bo_http.cookies.items()))
         left = bo_http.post(f"/api/rooms/{code}/leave")  # by its cookie, as the page does
         assert left.status_code == 200, left.text
         assert left.json()["seats"][1]["bot"] is True
@@ -40,5 +43,17 @@ def test_the_browser_that_left_watches_as_a_spectator(client_for: Any) -> None:
         assert all(r["code"] != code for r in bo_http.get("/api/me/rooms").json()["rooms"])
         # The host's browser keeps its seat.
         assert host.get(f"/api/rooms/{code}/me").json()["seat"]["index"] == 0
+
+        # The second device still sends the dead token: the view refuses it, and /me
+        # forgets it (the page asks /me when its socket hears bad_token), so that device
+        # watches as a spectator from then on.
+        assert other.get(f"/api/rooms/{code}/view").json()["error"]["code"] == "bad_token"
+        me = other.get(f"/api/rooms/{code}/me")
+        assert me.status_code == 200 and me.json()["seat"] is None
+        assert other.get(f"/api/rooms/{code}/view").json()["seat"] is None
+        # A token sent on purpose (a header) is still refused, not forgotten.
+        token = joined.json()["seat"]["token"]
+        assert host.get(f"/api/rooms/{code}/me", headers=bearer(token)).status_code == 401
+        other.__exit__(None, None, None)
     finally:
         bo_http.__exit__(None, None, None)
