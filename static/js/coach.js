@@ -6,6 +6,7 @@ import * as API from "./api.js";
 import { lang, t } from "./i18n.js";
 import { sameCommand } from "./legal.js";
 import { toast } from "./util.js";
+import { explain } from "./errors.js";
 
 /** Mark the element offering `action` (or those of its type) as the coach's choice. */
 export function highlight(action) {
@@ -62,7 +63,7 @@ export async function askCoach(code, button, prepare = () => {}) {
     }
     return advice;
   } catch (e) {
-    toast(e.message, "error");
+    toast(explain(e), "error");
     return null;
   } finally {
     button.disabled = false;

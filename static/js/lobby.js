@@ -7,6 +7,7 @@ import { showQr } from "./qr.js";
 import { t } from "./i18n.js";
 import { TimerForm } from "./table.js";
 import { BOT_LEVELS as LEVELS, clear, copyText, h, levelName, playerRange, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
+import { explain } from "./errors.js";
 
 /** Whether a host name is this machine only (friends cannot open a link to it). */
 export function isLoopback(host) {
@@ -111,7 +112,7 @@ export class Lobby {
   }
 
   async guard(fn) {
-    try { await fn(); } catch (e) { toast(e.message, "error"); }
+    try { await fn(); } catch (e) { toast(explain(e), "error"); }
   }
 
   async join() {
@@ -127,7 +128,7 @@ export class Lobby {
       await API.openSession(this.app.code, answer.seat.token);
       await this.app.afterJoin(answer.seat.index);
     } catch (e) {
-      toast(e.message, "error");
+      toast(explain(e), "error");
     } finally {
       button.disabled = false;
     }

@@ -14,6 +14,7 @@ import { loadPlatform, t, tn } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { GameMenu, Table } from "./table.js";
 import { assetUrl, h, hasAsset, tapTips, toast, uuid } from "./util.js";
+import { explain } from "./errors.js";
 
 const $id = (id) => document.getElementById(id);
 /** How long "while you were away" stays unfolded (then its title only, until opened). */
@@ -26,13 +27,6 @@ const DIM_AFTER_MS = 150;
  *  version at most this many times (send), waiting at most STALE_WAIT_MS for that view. */
 const STALE_RETRIES = 2;
 const STALE_WAIT_MS = 3_000;
-
-/** A refusal in the player's words: another seat acting first is not the player's error,
- *  and the server's own message for it ("expected version 3, ...") is for programs. */
-function refusal(e) {
-  if (e.code === "stale_version") return t("The table changed before your move arrived: look again.");
-  return e.message || t("The server refused that.");
-}
 
 /** A foldable notice folded (its title only) or open. */
 function setFolded(node, folded) {
@@ -410,7 +404,7 @@ class RoomPage {
       this.panel.say(t("Take a seat to chat: the chat is for the players."), "seat");
       return;
     }
-    toast(msg.message || msg.code || t("The server refused that."), "error");
+    toast(explain(msg), "error");
   }
 
   onView(msg) {
@@ -480,7 +474,7 @@ class RoomPage {
         this.showFetched(await API.getView(this.code));
       }
     } catch (e) {
-      toast(refusal(e), "error");
+      toast(explain(e), "error");
       if (e.code && /stale|version/.test(e.code)) this.socket.resync();
     } finally {
       this.busy = false;
@@ -737,7 +731,7 @@ class RoomPage {
         }
       }
     } catch (e) {
-      toast(refusal(e), "error");
+      toast(explain(e), "error");
       if (e.code && /stale|version|conflict/.test(e.code)) this.socket.resync();
     } finally {
       if (until === null) this.release();
@@ -905,7 +899,7 @@ class RoomPage {
       try { localStorage.setItem(`karanor:rematch:${this.code}`, answer.code); } catch { /* */ }
       location.assign(answer.url || `/r/${answer.code}`);
     } catch (e) {
-      toast(e.message, "error");
+      toast(explain(e), "error");
       button.disabled = false;
     }
   }

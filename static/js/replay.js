@@ -7,6 +7,7 @@
 import * as API from "./api.js";
 import { t } from "./i18n.js";
 import { h, toast } from "./util.js";
+import { explain } from "./errors.js";
 
 const SPEEDS = [["2000", "0.5×"], ["1000", "1×"], ["500", "2×"], ["250", "4×"]];
 
@@ -84,7 +85,7 @@ export class ReplayPlayer {
       for (const entry of this.logEntries) this.entries.set(entry.version, entry.events || []);
       this.writeLog();
     } catch (e) {
-      toast(e.message, "error");
+      toast(explain(e), "error");
     }
     // A log line goes to its version.
     this.page.log.list.addEventListener("click", (e) => {
@@ -143,7 +144,7 @@ export class ReplayPlayer {
     try {
       view = await API.viewAt(this.code, v, this.seat);
     } catch (e) {
-      toast(e.message, "error");
+      toast(explain(e), "error");
       this.stop();
       return;
     }

@@ -7,6 +7,7 @@ import { t, tn } from "./i18n.js";
 import { cues } from "./notify.js";
 import { showQr } from "./qr.js";
 import { clear, copyText, h, levelName, presenceDot, rulesHref, seatBadge, toast } from "./util.js";
+import { explain } from "./errors.js";
 
 // --- time in words -------------------------------------------------------------------
 
@@ -127,7 +128,7 @@ export class TimerForm {
       this.onSaved?.(room);
       this.show(room.timer, { host: true });
     } catch (e) {
-      toast(e.message, "error");
+      toast(explain(e), "error");
     }
   }
 
@@ -138,7 +139,7 @@ export class TimerForm {
       this.onSaved?.(room);
       this.show(room.timer, { host: true, playing: room.status === "playing" });
     } catch (e) {
-      toast(e.message, "error");
+      toast(explain(e), "error");
     } finally {
       this.pause.disabled = false;
     }
@@ -291,7 +292,7 @@ export class Table {
       if (room && Array.isArray(room.seats)) this.page.onRoom({ room }, asked);
       else await this.page.refreshRoom();
     } catch (e) {
-      toast(e.message, "error");
+      toast(explain(e), "error");
       button.disabled = false;
     }
   }
@@ -404,7 +405,7 @@ export class GameMenu {
       this.dialog.close();
       await this.page.leftGame(room);
     } catch (e) {
-      toast(e.message, "error");
+      toast(explain(e), "error");
       button.disabled = false;
     }
   }

@@ -199,3 +199,30 @@ def test_generated_shell_texts_in_both_languages(
         assert lang_of(page) == lang
         assert page.evaluate(script) == texts
     assert not problems, "\n".join(problems)
+
+
+def test_a_refusal_is_said_in_the_page_s_language(
+    server_factory: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    """The server's error messages are English, for programs: a French page says a
+    refusal in French by its code (a name already at the table: it showed "a seat is
+    already called 'ANA'"); an English page in English."""
+    base = server_factory(env=QUIET).start().url
+    made = httpx.post(f"{base}/api/rooms", json={"name": "Ana"}, timeout=10).json()
+    problems: list[str] = []
+    for locale, said in (
+        ("fr-FR", "Quelqu’un à cette table porte déjà ce nom"),
+        ("en-US", "Someone at this table already has that name"),
+    ):
+        page = watch(browser.new_context(locale=locale, **PHONE_CONTEXT).new_page(), problems)
+        page.goto(f"{base}/r/{made['code']}")
+        expect(page.locator("#join-name")).to_be_visible(timeout=15_000)
+        page.locator("#join-name").fill("ANA")
+        with page.expect_response(lambda r: r.url.endswith("/seats")) as refused:
+            page.get_by_test_id("join-room").click()
+        assert refused.value.status == 409
+        expect(page.locator("#toasts")).to_contain_text(said)
+        expect(page.locator("#toasts")).not_to_contain_text("already called")
+        page.context.close()
+    # the refused join is a console error of the page's own request: nothing else
+    assert all("409" in p for p in problems), "\n".join(problems)
