@@ -686,12 +686,21 @@ class RoomPage {
   describe(event, asWatcher = false) {
     if (!this.game) return null;
     // The platform's own entry: a take-back (docs/api.md, "Take-backs").
-    if (event.type === "take_back") return t("{name} took back a move", { name: this.who(event.seat) });
+    if (event.type === "take_back") {
+      // A sentence about "you" is a message of its own ("Vous avez repris", not "Vous a").
+      if (!asWatcher && event.seat === this.view?.seat) return t("You took back a move");
+      return t("{name} took back a move", { name: asWatcher ? this.nameOf(event.seat) : this.who(event.seat) });
+    }
     if (!this.game.describe) return null;
     if (!asWatcher || !this.view) return this.game.describe(event, this.view);
     const text = this.game.describe(event, { ...this.view, seat: null });
     this.game.who?.(0, this.view); // the game's words read from this seat again
     return text;
+  }
+
+  /** The seat's name, never "You". */
+  nameOf(seat) {
+    return this.room?.seats?.find((s) => s.index === seat)?.name ?? t("Seat {n}", { n: seat + 1 });
   }
 
   /** "You", or the seat's name. */
@@ -926,7 +935,8 @@ class RoomPage {
     this.renderUndo(view);
     renderEndFrame(this.parts.endgame, view, {
       who: (seat) => this.who(seat),
-      me: this.mySeat,
+      // A replay is read as the seat it is seen by (its "You"), not the reader's own.
+      me: this.replayMode ? view.seat ?? null : this.mySeat,
       details: this.game.endDetails ? (root, v) => this.game.endDetails(root, v) : null,
       again: this.playAgainNode(view),
     });

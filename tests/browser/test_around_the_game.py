@@ -165,6 +165,14 @@ def test_replay_of_a_finished_game(server: ServerProcess, browser: Browser) -> N
     view = shown(page, page.get_by_test_id("replay-end").click)
     assert view["version"] == last and view["status"] == "finished"
     expect(page.locator("#endgame")).to_be_visible()
+    # Its winner line is read as the seat it is seen by (seat 1), like its log: "You win!"
+    # only if seat 1 won (it said so for the reader's own win, whoever it was seen by).
+    winners = view["result"]["winners"]
+    winner = page.locator("#endgame .winner")
+    if winners == [1]:
+        expect(winner).to_have_text("You win!")
+    elif 1 not in winners:
+        expect(winner).not_to_contain_text("You")
     assert not problems, problems
 
 
@@ -348,6 +356,10 @@ def test_a_run_of_moves_undone_one_by_one_on_a_phone_in_french(
         for now, then in zip(back, views, strict=True):
             assert plain(now) | {"version": 0} == plain(then) | {"version": 0}
     expect(page.get_by_test_id("undo")).to_have_count(0)  # nothing left of the run
+    # The log says it in French about "you": "Vous avez repris un coup", not "Vous a".
+    log = page.get_by_test_id("game-log")
+    expect(log).to_contain_text("Vous avez repris un coup")
+    expect(log).not_to_contain_text("Vous a repris")
     shoot(page, "undo-run-fr-phone-taken-back")
     context.close()
     assert not problems, problems
