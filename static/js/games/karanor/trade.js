@@ -91,7 +91,8 @@ export class Trades {
     }
     for (const e of msg.events || []) {
       if (e.type === "offers_closed") {
-        this.panel.addSystem(`x:${msg.version}`, t("Trading is closed: the open offers were closed."), now);
+        // Once: the rules close the offers when the end is reached and again at the end.
+        this.panel.addSystem("offers-closed", t("Trading is closed: the open offers were closed."), now);
       }
     }
     this.saveStamps(view);
