@@ -350,12 +350,16 @@ def test_a_run_of_moves_undone_one_by_one_on_a_phone_in_french(
         expect(button).to_contain_text("Annuler")
         if k == 0:
             shoot(page, "undo-run-fr-phone-three-moves")
+            with_undo = page.locator(".topbar").bounding_box()
         button.click()
         expect(page.get_by_test_id("version")).to_have_text(str(version + 1))
         back = [room.view(0), room.view(1)]
         for now, then in zip(back, views, strict=True):
             assert plain(now) | {"version": 0} == plain(then) | {"version": 0}
     expect(page.get_by_test_id("undo")).to_have_count(0)  # nothing left of the run
+    # The top bar kept its height as Undo went: the page under it did not jump.
+    without = page.locator(".topbar").bounding_box()
+    assert with_undo and without and abs(with_undo["height"] - without["height"]) < 1
     # The log says it in French about "you": "Vous avez repris un coup", not "Vous a".
     log = page.get_by_test_id("game-log")
     expect(log).to_contain_text("Vous avez repris un coup")
