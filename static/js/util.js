@@ -141,12 +141,18 @@ export function rulesHref(game) {
 // --- toasts -------------------------------------------------------------------------
 
 export function toast(message, kind = "info", ms = 5000) {
-  const box = document.getElementById("toasts");
+  let box = document.getElementById("toasts");
   if (!box) return;
   const node = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : null },
     h("span", { text: message }),
     h("button", { type: "button", class: "toast-close", "aria-label": t("Dismiss"), "data-tip": t("Dismiss"),
       onclick: () => node.remove() }, "×"));
+  // A modal dialog (the game menu) lies over everything else: said from inside it, a
+  // toast goes in a box of the dialog's own, or it would show under it.
+  const modal = [...document.querySelectorAll("dialog[open]")].find((d) => d.matches(":modal"));
+  if (modal) {
+    box = modal.querySelector(":scope > .toasts") ?? modal.appendChild(h("div", { class: "toasts", "data-testid": "dialog-toasts" }));
+  }
   box.append(node);
   // Docked in a game's layout (kit.js dockToasts), the toasts sit in a box that scrolls
   // when they pile up: the newest, at its end, is the one to read (scrolled to before the

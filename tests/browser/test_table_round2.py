@@ -157,6 +157,41 @@ def test_out_of_time_while_present_one_bot_turn_then_the_seat_is_yours(
     assert not problems, "\n".join(problems)
 
 
+def test_a_toast_said_from_the_game_menu_shows_over_it(
+    server_factory: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    """The game menu is a modal dialog, over everything else: a toast said while it is
+    open (notices blocked, a refusal of the host's timer) lay under it, unseen, and the
+    menu's button looked dead. It now shows over the menu, where a tap reaches it."""
+    base = server_factory(env=TOY).start().url
+    http = httpx.Client(base_url=base, timeout=10)
+    r = http.post("/api/rooms", json={"name": "Ann", "game": "toy"})
+    code, ann = r.json()["code"], r.json()["seat"]["token"]
+    http.post(f"/api/rooms/{code}/seats", json={"name": "Finn"})
+    start = http.post(
+        f"/api/rooms/{code}/start", json={}, headers={"Authorization": f"Bearer {ann}"}
+    )
+    assert start.status_code == 200, start.text
+    problems: list[str] = []
+    page = watch(browser.new_context(viewport=PHONE, has_touch=True).new_page(), problems)
+    page.goto(f"{base}/r/{code}#token={ann}")
+    expect(page.get_by_test_id("version")).to_have_text("0", timeout=15_000)
+    page.get_by_test_id("game-menu").click()
+    expect(page.locator("dialog#game-menu")).to_be_visible()
+    page.evaluate(
+        "() => import('/static/js/util.js').then((m) => m.toast('Notices are blocked', 'error'))"
+    )
+    shown = page.locator(".toast", has_text="Notices are blocked")
+    expect(shown).to_be_visible()
+    on_top = shown.evaluate(
+        """(el) => { const r = el.getBoundingClientRect();
+             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+             return Boolean(hit) && el.contains(hit); }"""
+    )
+    assert on_top, "the toast lies under the game menu"
+    assert not problems, "\n".join(problems)
+
+
 # What covers an action: for each action button in sight (its centre inside the window
 # and inside every scrolling box around it), the element at its centre and at the middle
 # of each edge (a few px in: rounded corners) must be the button itself or inside it. The
