@@ -74,6 +74,7 @@ export class ChatPanel {
     });
     this.wide.addEventListener("change", () => this.sync());
     this.seated = true;
+    this.canJoin = true;
     this.hint = h("p", { class: "chat-hint", "data-testid": "chat-hint", role: "status", hidden: true });
     this.form.after(this.hint);
     // Quick reactions: one tap sends a short line, in the sender's language (issue 27).
@@ -81,7 +82,7 @@ export class ChatPanel {
       ...[t("👍 Nice move!"), t("😄 Good game!"), t("🤔 Thinking…"), t("⏳ One moment, please")].map((text) =>
         h("button", { type: "button", class: "btn small chat-emote", "data-testid": "chat-emote",
           onclick: () => {
-            if (!this.seated) this.say(t("Take a seat to chat: the chat is for the players."), "seat");
+            if (!this.seated) this.say(this.seatWords(), "seat");
             else if (!this.socket.chat(text)) this.say(t("Not connected: your message is kept; send it again when the connection is back."));
           } }, text)));
     this.form.before(this.emotes);
@@ -91,7 +92,8 @@ export class ChatPanel {
       if (!text) return;
       // A visitor without a seat cannot chat: say so, and keep what they typed.
       if (!this.seated) {
-        this.say(t("Take a seat to chat: the chat is for the players. Your message is kept here."), "seat");
+        this.say(this.canJoin ? t("Take a seat to chat: the chat is for the players. Your message is kept here.")
+          : this.seatWords(), "seat");
         return;
       }
       if (this.socket.chat(text)) {
@@ -109,12 +111,20 @@ export class ChatPanel {
     this.hint.dataset.why = text ? why || "" : "";
   }
 
-  /** Whether the viewer holds a seat (visitors and spectators cannot chat). */
-  setSeated(seated) {
-    if (seated === this.seated) return;
+  /** Whether the viewer holds a seat (visitors and spectators cannot chat), and whether
+   *  one may still be taken (the lobby: once the game runs, a spectator only reads). */
+  setSeated(seated, canJoin = true) {
+    if (seated === this.seated && canJoin === this.canJoin) return;
     this.seated = seated;
-    this.input.placeholder = seated ? t("Say something") : t("Take a seat to chat");
+    this.canJoin = canJoin;
+    this.input.placeholder = seated ? t("Say something") : canJoin ? t("Take a seat to chat") : t("Only the players chat");
     if (seated && this.hint.dataset.why === "seat") this.say(null);
+  }
+
+  /** Why a visitor cannot chat, and what they may do. */
+  seatWords() {
+    return this.canJoin ? t("Take a seat to chat: the chat is for the players.")
+      : t("The chat is for the players: you are watching the game.");
   }
 
   /** A chat line the server refused (the socket's error): the text comes back to the input. */

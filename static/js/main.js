@@ -331,7 +331,7 @@ class RoomPage {
     const chatHome = inLobby ? $id("lobby") : $id("game");
     if ($id("trade-panel") !== chatHome.lastElementChild) chatHome.append($id("trade-panel"));
     this.panel?.sync();
-    this.panel?.setSeated(this.mySeat !== null);
+    this.panel?.setSeated(this.mySeat !== null, inLobby);
     this.table?.topClock();
     $id("coach-button").hidden = inLobby || !this.room?.options?.coach || this.mySeat === null
       || this.room?.status !== "playing";
@@ -401,7 +401,7 @@ class RoomPage {
       return;
     }
     if (msg.code === "forbidden" && this.mySeat === null) {
-      this.panel.say(t("Take a seat to chat: the chat is for the players."), "seat");
+      this.panel.say(this.panel.seatWords(), "seat");
       return;
     }
     toast(explain(msg), "error");

@@ -112,6 +112,13 @@ def test_out_of_time_while_present_one_bot_turn_then_the_seat_is_yours(
     watcher = watch(browser.new_context(viewport=PHONE).new_page(), problems)
     watcher.goto(f"{base}/r/{code}")
     expect(watcher.get_by_test_id("watching")).to_contain_text("You are watching")
+    # The game runs: no seat to take, so the chat does not ask the watcher to take one.
+    chat = watcher.get_by_test_id("chat-input")
+    expect(chat).to_have_attribute("placeholder", "Only the players chat")
+    chat.evaluate("(el) => { el.value = 'hi'; el.form.requestSubmit(); }")
+    expect(watcher.get_by_test_id("chat-hint")).to_have_text(
+        "The chat is for the players: you are watching the game."
+    )
     expect(host.get_by_test_id("watching")).to_have_count(0)
     expect(host.get_by_test_id("watching-count")).to_have_text("👁 1 watching")
     # On the watcher's phone the count is "👁 1" (the words read aloud, not shown), so
