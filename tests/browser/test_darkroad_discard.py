@@ -211,3 +211,44 @@ def test_a_good_that_does_not_fit_offers_the_discards_and_a_click_discards_that_
     expect(wagon.get_by_test_id("stored-good")).to_have_count(len(final["players"][0]["pieces"]))
     keep(page, "darkroad-nofit-after-laptop")
     assert not problems, "\n".join(problems)
+
+
+def seeker(action: dict[str, Any]) -> float:
+    """A policy that goes to the Ruins and rolls their die while it has lanterns."""
+    kind = action["type"]
+    if kind == "ruins_die":
+        return 5 if action["roll"] else 1
+    if kind == "place_good":
+        return 4 if action["area"] is None else 0
+    if kind == "plan":
+        return 3 if action.get("option") == "coins" else 1
+    return {"ruins": 9, "move": 2, "end_turn": 0}.get(kind, 0.5)
+
+
+@pytest.mark.timeout(120)
+def test_the_ruins_die_without_a_lantern_says_why_only_not_rolling_is_offered(
+    server_factory: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    """Rolling the ruins die costs a lantern: with none, the page offered "Don't roll"
+    alone, with no word of why. It now says so (English here; French in the catalogue)."""
+    server = server_factory(env=FAST).start()
+    darkroad_hosted(server.url)
+    api = new_room(server.url, options={"max_players": 1})
+    start(api)
+    for _ in range(150):
+        view = api.view()
+        dice = [a for a in view["legal_actions"] if a["type"] == "ruins_die"]
+        if dice and not any(a["roll"] for a in dice):
+            break
+        assert view["status"] == "playing" and view["legal_actions"], view["turn"]
+        api.send(max(view["legal_actions"], key=seeker))
+    else:
+        raise AssertionError("the ruins die was never asked for without a lantern")
+    problems: list[str] = []
+    page = open_seat(browser, api, problems)
+    same_version(page, view)
+    expect(page.get_by_test_id("ruins-no-lantern")).to_have_text(
+        "Rolling the ruins die costs a lantern, and you have none."
+    )
+    expect(page.locator("[data-testid=legal-action][data-type=ruins_die]")).to_have_count(1)
+    assert not problems, "\n".join(problems)

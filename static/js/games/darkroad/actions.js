@@ -294,6 +294,10 @@ export class ActionPanel {
         ? t("{leader} leads a caravan to {town} by a shortcut (2 good fortunes for the leader), with {companion}.", p)
         : t("{leader} leads a caravan to {town} by the dark road, with {companion}.", p)));
     }
+    if (pend?.kind === "ruins_die" && !(view.legal_actions || []).some((a) => a.type === "ruins_die" && a.roll)) {
+      // Only "Don't roll" is offered: say why.
+      root.append(h("p", { class: "dr-ask muted", "data-testid": "ruins-no-lantern", text: t("Rolling the ruins die costs a lantern, and you have none.") }));
+    }
     if (pend?.kind === "keep_deed" && pend.options) {
       root.append(h("div", { class: "dr-cards" }, ...pend.options.map((id) => h("div", { class: "dr-mini-card" }, h("b", { text: w.deed(id) }), h("span", { class: "small", text: w.deeds[id]?.text ?? "" })))));
     }
