@@ -252,3 +252,53 @@ def test_the_ruins_die_without_a_lantern_says_why_only_not_rolling_is_offered(
     )
     expect(page.locator("[data-testid=legal-action][data-type=ruins_die]")).to_have_count(1)
     assert not problems, "\n".join(problems)
+
+
+def fortune_seeker(action: dict[str, Any]) -> float:
+    """A policy that leads caravans (good fortunes at their end)."""
+    kind = action["type"]
+    if kind == "place_good":
+        return 4 if action["area"] is None else 0
+    return {
+        "caravan": 9,
+        "take_travel_die": 3,
+        "visit": 2,
+        "move": 2,
+        "plan": 1,
+        "end_turn": 0,
+    }.get(kind, 0.5)
+
+
+@pytest.mark.timeout(180)
+def test_a_good_fortune_s_upgrade_says_what_it_does_on_a_phone(
+    server_factory: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    """A good fortune's wagon upgrades were their names alone ("Upgrade: Master's
+    Bench"), what each does only in a tooltip a phone never shows: it is written under
+    each, as the catalogue says it."""
+    server = server_factory(env=FAST).start()
+    darkroad_hosted(server.url)
+    content = httpx.get(f"{server.url}/api/games/darkroad/content", timeout=10).json()
+    texts = {u["id"]: u["text"] for u in content["upgrades"]}
+    api = new_room(server.url, options={"max_players": 1})
+    start(api)
+    for _ in range(250):
+        view = api.view()
+        ups = [
+            a for a in view["legal_actions"] if a["type"] == "fortune" and a["kind"] == "upgrade"
+        ]
+        if ups:
+            break
+        assert view["status"] == "playing" and view["legal_actions"], view["turn"]
+        api.send(max(view["legal_actions"], key=fortune_seeker))
+    else:
+        raise AssertionError("no good fortune offered a wagon upgrade")
+    problems: list[str] = []
+    page = open_seat(browser, api, problems, viewport={"width": 390, "height": 844})
+    same_version(page, view)
+    page.get_by_test_id("choice-text").first.scroll_into_view_if_needed()
+    keep(page, "fortune-upgrade-phone")
+    said = page.get_by_test_id("choice-text").all_inner_texts()
+    for a in ups:
+        assert texts[a["upgrade"]] in said, (a, said)
+    assert not problems, "\n".join(problems)

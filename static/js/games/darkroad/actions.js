@@ -273,7 +273,12 @@ export class ActionPanel {
     for (const type of ["done_delivering", "fortune", "ruins_die", "take_hero", "choose_good", "lose_good", "discard_hero", "discard_commission",
       "discard_resource", "choose_steed", "keep_deed", "draft"]) {
       const list = of(type).filter((a) => !used.has(a));
-      if (list.length) group(null, h("div", { class: "row" }, ...list.map((a) => btn(a, null, { cls: "btn small" }))));
+      // A good fortune's upgrade or deed says what it does under its name (a phone shows
+      // no tooltip).
+      const said = (a) => (type === "fortune" ? w.hint(a) : null);
+      if (list.length) group(null, h("div", { class: "row" }, ...list.map((a) => (said(a)
+        ? h("div", { class: "dr-choice" }, btn(a, null, { cls: "btn small" }), h("span", { class: "small muted", "data-testid": "choice-text", text: said(a) }))
+        : btn(a, null, { cls: "btn small" })))));
     }
     // Whatever is left (a command type this page does not know yet): plain buttons.
     const rest = legal.filter((a) => !used.has(a) && a.type !== "end_turn");
