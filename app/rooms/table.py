@@ -481,31 +481,43 @@ class Table:
     async def _open_rematch(self, room: Room, asker: SeatInfo, token: str) -> tuple[str, int]:
         """The rematch room with the seats in their places: (its code, the asker's index).
         A person's seat other than the asker's gets a token no one holds: their own ask
-        (`_seat_again`, by name) gives it theirs."""
-        kept = [s for s in room.seats if s.left is None]
+        (`_seat_again`, by name) gives it theirs. A seat whose person left the game is a
+        bot's, at the level that played it, under a bot's name: no seat after it moves
+        (a seat's place is its colour and shape)."""
+        seats = list(room.seats)
         game_id, options = room.game.id, dict(room.options)
+        names = {s.name for s in seats if s.left is None}
+
+        def bot_name(index: int) -> str:
+            name, n = f"Bot {index + 1}", index + 1
+            while name in names:
+                n += 1
+                name = f"Bot {n}"
+            names.add(name)
+            return name
 
         def tx() -> str:
             code = tokens.new_room_code()
             with write_transaction(self.p.db) as conn:
                 room_id = repo.insert_room(conn, code=code, game=game_id, options=options)
-                for index, s in enumerate(kept):
-                    person = not s.bot or s.replaced
+                for index, s in enumerate(seats):
+                    left = s.left is not None
+                    person = not left and (not s.bot or s.replaced)
                     held = token if s.id == asker.id else tokens.new_seat_token()
                     repo.insert_seat(
                         conn,
                         room_id=room_id,
                         index=index,
-                        name=s.name,
+                        name=bot_name(index) if left else s.name,
                         token_hash=tokens.hash_token(held) if person else None,
                         is_bot=not person,
                         is_host=s.id == asker.id,
-                        bot_level=None if person else s.level,
+                        bot_level=None if person else s.level or "normal",
                     )
             return code
 
         code = await self.p.write(tx)
-        return code, next(i for i, s in enumerate(kept) if s.id == asker.id)
+        return code, next(i for i, s in enumerate(seats) if s.id == asker.id)
 
     async def _seat_again(self, target: Room, name: str, token: str) -> int | None:
         """The index of the rematch seat this person took before (names are unique in a

@@ -256,3 +256,45 @@ def test_play_again_opens_one_room_for_the_same_table(run_service: Any) -> None:
         assert token
 
     run_service(body)
+
+
+def test_play_again_after_a_person_left_keeps_every_seat_in_its_place(
+    run_service: Any,
+) -> None:
+    """Bo leaves; a bot plays his seat to the end; Play again: his seat is a bot's, at
+    the level that played it, so the bot after him keeps its place, colour and shape
+    (dropping his seat moved it up one: docs/api.md promises every seat its place)."""
+
+    async def body(service: RoomService) -> None:
+        code, (ann, bo) = await toy_room(service, humans=2, bots=1)
+        await service.leave(bo)
+        for n in range(40):
+            if (await service.room_info(code))["status"] == "finished":
+                break
+            view = orjson.loads(await service.view_json(ann))
+            if view["to_act"] == [0]:
+                await service.command(ann, f"a-{n}", view["legal_actions"][0])
+            else:  # the bots' turns: until the game waits for Ann again or ends
+                seen = view["version"]
+                await until(lambda seen=seen: _waits_for_ann_or_ends(service, ann, seen))
+        assert (await service.room_info(code))["status"] == "finished"
+        new_code, index, _token = await service.rematch(ann)
+        assert index == 0
+        new = await service.room_info(new_code)
+        assert [(s["index"], s["bot"], s["host"]) for s in new["seats"]] == [
+            (0, False, True),
+            (1, True, False),
+            (2, True, False),
+        ]
+        names = [s["name"] for s in new["seats"]]
+        assert names[0] == "Ann" and names[2] == "Bot 3" and names[1] not in ("P1", "Bot 3")
+        assert new["seats"][1]["level"] == "normal"
+
+    run_service(body)
+
+
+async def _waits_for_ann_or_ends(service: RoomService, ann: Any, version: int) -> bool:
+    view = orjson.loads(await service.view_json(ann))
+    return bool(
+        view["status"] == "finished" or (view["version"] > version and view["to_act"] == [0])
+    )
