@@ -220,16 +220,22 @@ export class ReplayPlayer {
     this.playButton.setAttribute("aria-label", t("Play"));
   }
 
-  /** The log entry of the current version (or the last one before it) is marked. */
+  /** The log entry of the current version (or the last one before it) is marked; the
+   *  entries after it are hidden (the log told the end from the first step on). */
   highlight() {
     const list = this.page.log.list;
     let current = null;
     for (const li of list.children) {
       li.classList.remove("current");
       li.removeAttribute("aria-current");
-      if (Number(li.dataset.version) <= this.at) current = li;
+      const version = Number(li.dataset.version);
+      li.hidden = version > this.at;
+      if (version <= this.at) current = li;
     }
-    if (!current) return;
+    if (!current) {
+      list.scrollTop = 0;
+      return;
+    }
     current.classList.add("current");
     current.setAttribute("aria-current", "step");
     current.dataset.testid = "replay-current";

@@ -140,10 +140,19 @@ def test_replay_of_a_finished_game(server: ServerProcess, browser: Browser) -> N
             stored[v][0]
         )
     assert plain(shown(page, page.get_by_test_id("replay-back").click)) == plain(stored[2][0])
-    # The log's entry of the current version is marked.
+    # The log's entry of the current version is marked; none after it shows (the log
+    # told the game's end from the first step on).
     current = page.get_by_test_id("replay-current")
     expect(current).to_have_count(1)
     assert int(current.get_attribute("data-version") or -1) <= 2
+    shown_versions = page.get_by_test_id("game-log").evaluate(
+        "(ol) => [...ol.querySelectorAll('li')].filter((li) => !li.hidden)"
+        ".map((li) => Number(li.dataset.version))"
+    )
+    assert shown_versions and max(shown_versions) <= 2, shown_versions
+    expect(page.get_by_test_id("game-log")).not_to_contain_text(
+        "The game is over", use_inner_text=True
+    )
 
     # By turn: the next turn's first version, as the outline says.
     starts = [t["version"] for t in outline["turns"]]
