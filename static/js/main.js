@@ -466,10 +466,13 @@ class RoomPage {
   /** Take back this seat's last command (POST .../undo); the new view comes by the socket. */
   async undo() {
     if (this.busy || !this.view?.can_undo) return;
+    const focused = document.activeElement === $id("undo-button");
     this.busy = true;
     this.render();
     try {
-      await API.undo(this.code, this.view.version);
+      const answer = await API.undo(this.code, this.view.version);
+      // Focus is kept for the keyboard: on Undo again, or on the game once none is left.
+      if (focused) this.undoFocus = answer.version;
       if (!this.socket.isOpen) {
         this.showFetched(await API.getView(this.code));
       }
@@ -485,8 +488,15 @@ class RoomPage {
   /** The Undo button, on the page exactly when the server would take the command back. */
   renderUndo(view) {
     let button = $id("undo-button");
+    const refocus = this.undoFocus !== undefined && !this.busy && view.version >= this.undoFocus;
+    if (refocus) this.undoFocus = undefined;
+    const lost = () => !document.activeElement || document.activeElement === document.body;
     if (!view.can_undo || view.status !== "playing" || this.replayMode) {
       button?.remove();
+      if (refocus && lost()) {
+        this.focusWant = { sel: "[data-none]", region: "#game" }; // a command of the game
+        this.focusSoon();
+      }
       return;
     }
     if (!button) {
@@ -498,6 +508,7 @@ class RoomPage {
       $id("turn-banner").after(button);
     }
     button.disabled = this.busy;
+    if (refocus && lost()) button.focus({ preventScroll: true });
   }
 
   foldSummary() {
