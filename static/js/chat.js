@@ -3,7 +3,7 @@
 // (and narrow windows) it is a bottom sheet behind a bar with an unread badge; on a
 // wide screen it is a column always open; in the lobby, a plain chat card.
 // Everything a player typed is inserted as text (textContent), never as HTML.
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 import { afterPaint, clear, h, seatBadge, seatColour } from "./util.js";
 
 const MAX_CHAT = 200;
@@ -309,7 +309,7 @@ export class ChatPanel {
       const msg = item.msg;
       const mine = msg.seat === me && me !== null;
       const at = new Date(item.t);
-      const time = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      const time = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
       const li = h("li", { class: `tl-item chat-message${mine ? " mine" : ""}`, "data-testid": "chat-message" },
         h("div", { class: "bubble chat-bubble" },
           h("span", { class: "chat-head" },

@@ -371,7 +371,7 @@ def test_axe_on_the_game_and_end_pages_laptop_and_phone_in_french(
     no_violations(laptop, "laptop, a turn")
     no_violations(phone, "phone (fr), another's turn")
     no_sideways_scroll(phone, PHONE["width"])
-    expect(phone.locator("#actions")).to_contain_text("Au tour de Ana")
+    expect(phone.locator("#actions")).to_contain_text("Au tour d'Ana")
     screens(phone, "fr-phone-karanor-game")
     screens(laptop, "a11y-laptop-karanor-game")
     # The map's labels on a laptop: at least 11 px on screen (they were about 8).
