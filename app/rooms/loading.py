@@ -66,10 +66,19 @@ def load(
         bot_levels=bot_levels(room.seats),
     )
     at = stored.snapshot_version
+    rows = []
     if at < stored.version:
         rows = repo.events_after(conn, game_id=game_id, after=at, limit=stored.version - at)
         if [r.version for r in rows] != list(range(at + 1, stored.version + 1)):
             raise RuntimeError(f"room {room.code}: log rows missing after version {at}")
+    if _run_before(conn, game_id, at, rows, lambda seat: takeback.allowed(
+        room.options, seat, live.bot_seats
+    )):  # fmt: skip
+        # The seat's run of commands began before the snapshot (stored inside it: every
+        # take-back stores one): the run's first commands may still be taken back, so
+        # the game is replayed from its deal and the whole run's stack rebuilt.
+        return _from_the_deal(conn, room, game_id, stored.version)
+    if rows:
         try:
             _replay_loaded(game, live, rows, room.options)
         except takeback.Gap:
@@ -77,6 +86,19 @@ def load(
             # follow; a log that says otherwise is replayed from the deal.
             live = _from_the_deal(conn, room, game_id, stored.version)
     return live
+
+
+def _run_before(conn: Connection, game_id: int, at: int, rows: list[Any], may: Any) -> bool:
+    """Whether the last seat's run of commands (take-backs included) goes back past the
+    snapshot at version `at`: every row after it and the row that made it are that
+    seat's, and the seat may take back."""
+    if at <= 0:
+        return False
+    head = repo.events_after(conn, game_id=game_id, after=at - 1, limit=1)
+    if not head or head[0].version != at:
+        return False
+    seat = rows[-1].seat if rows else head[0].seat
+    return bool(head[0].seat == seat and all(r.seat == seat for r in rows) and may(seat))
 
 
 def _from_the_deal(conn: Connection, room: Room, game_id: int, version: int) -> LiveGame:
@@ -102,12 +124,8 @@ def _replay_loaded(game: Game, live: LiveGame, rows: list[Any], options: dict[st
     :raises takeback.Gap: a take-back names a version before these rows.
     """
     start = len(rows)
-    while (
-        start > 0
-        and rows[start - 1].seat == rows[-1].seat
-        and not takeback.is_take_back(rows[start - 1].command)
-    ):
-        start -= 1
+    while start > 0 and rows[start - 1].seat == rows[-1].seat:
+        start -= 1  # the run, its own take-backs included (they name commands of it)
     live.state = takeback.replay_rows(game, live.state, rows[:start])
     for row in rows[:start]:
         live.remember(row.seat, row.command_id)

@@ -8,7 +8,8 @@ of the run, replayed from that copy when taken back: `restore`); any other comma
 empties it. A take-back is a log row
 of its own, `{"type": "take_back", "version": U}` (U: the version the command taken back
 made), so the log stays append-only; the state after it is the state before U, and it is
-stored as the game's snapshot, so a load never replays across it. A replay from further
+stored as the game's snapshot (a load of a run that began before it replays the game from
+its deal: `app.rooms.loading`). A replay from further
 back (`replay_rows`) keeps a copy of the state before every version a later take-back
 names.
 """
