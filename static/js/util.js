@@ -230,7 +230,9 @@ export function tapTips() {
   }, { passive: true });
   document.addEventListener("focusin", (e) => {
     const el = tipOf(e.target);
-    if (el === e.target) show(el, 0);
+    // The keyboard's focus names what it reaches; a tap's or a click's does not (a tip
+    // left by a tap stayed over the answer the tap brought: the coach's).
+    if (el === e.target && el.matches(":focus-visible")) show(el, 0);
     else if (owner) hide();
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && owner) hide(); });

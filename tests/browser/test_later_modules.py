@@ -223,8 +223,10 @@ def test_the_coach_on_a_phone_in_french_names_its_move(
     banner = page.locator("#turn-banner").bounding_box()
     assert banner and banner["width"] >= 80, f"the turn banner squeezed to {banner}"
     with page.expect_response(lambda r: "/coach?" in r.url, timeout=60_000) as answer:
-        coach.click()
+        coach.tap()
     assert answer.value.json()["action"] is not None
+    # The tap acts: no tip left over the coach's answer ("Que feriez-vous ?" stayed).
+    expect(page.locator("#tip-bubble")).to_be_hidden()
     marked = page.locator(".coached").first
     expect(marked).to_be_attached(timeout=15_000)
     name = marked.evaluate(
