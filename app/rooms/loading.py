@@ -111,6 +111,7 @@ def _from_the_deal(conn: Connection, room: Room, game_id: int, version: int) -> 
         version,
         game.new_game(head.options, head.seed, names),
         frozenset(s.index for s in room.seats if s.bot),
+        bot_levels=bot_levels(room.seats),
     )
     rows = repo.events_after(conn, game_id=game_id, after=0, limit=version)
     _replay_loaded(game, live, rows, room.options)

@@ -213,6 +213,35 @@ def test_a_good_that_does_not_fit_offers_the_discards_and_a_click_discards_that_
     assert not problems, "\n".join(problems)
 
 
+# The two policy-driven tests below play one fixed deal (a random one may end first).
+DEALT = {**FAST, "KARANOR_GAME_SEED": "4"}
+
+
+def play_until(
+    api: Api, wanted: Callable[[dict[str, Any]], bool], policy: Any, limit: int, what: str
+) -> dict[str, Any]:
+    """The seat's commands by `policy` (the best by its score) until its view is
+    `wanted`: that view. :raises AssertionError: `what`, not met in `limit` commands."""
+    for _ in range(limit):
+        view = api.view()
+        if wanted(view):
+            return view
+        assert view["status"] == "playing" and view["legal_actions"], view["turn"]
+        api.send(max(view["legal_actions"], key=policy))
+    raise AssertionError(what)
+
+
+def no_lantern(view: dict[str, Any]) -> bool:
+    """The ruins die asked of a seat that may only not roll it."""
+    dice = [a for a in view["legal_actions"] if a["type"] == "ruins_die"]
+    return bool(dice) and not any(a["roll"] for a in dice)
+
+
+def upgrades(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The good fortunes offering a wagon upgrade."""
+    return [a for a in view["legal_actions"] if a["type"] == "fortune" and a["kind"] == "upgrade"]
+
+
 def seeker(action: dict[str, Any]) -> float:
     """A policy that goes to the Ruins and rolls their die while it has lanterns."""
     kind = action["type"]
@@ -230,20 +259,13 @@ def test_the_ruins_die_without_a_lantern_says_why_only_not_rolling_is_offered(
     server_factory: Callable[..., ServerProcess], browser: Browser
 ) -> None:
     """Rolling the ruins die costs a lantern: with none, the page offered "Don't roll"
-    alone, with no word of why. It now says so (English here; French in the catalogue)."""
-    server = server_factory(env=FAST).start()
+    alone, with no word of why. It now says so (English here; French in the catalogue).
+    The deal is fixed (`DEALT`): a policy finds the case in any game it reaches."""
+    server = server_factory(env=DEALT).start()
     darkroad_hosted(server.url)
     api = new_room(server.url, options={"max_players": 1})
     start(api)
-    for _ in range(150):
-        view = api.view()
-        dice = [a for a in view["legal_actions"] if a["type"] == "ruins_die"]
-        if dice and not any(a["roll"] for a in dice):
-            break
-        assert view["status"] == "playing" and view["legal_actions"], view["turn"]
-        api.send(max(view["legal_actions"], key=seeker))
-    else:
-        raise AssertionError("the ruins die was never asked for without a lantern")
+    view = play_until(api, no_lantern, seeker, 150, "no ruins die without a lantern")
     problems: list[str] = []
     page = open_seat(browser, api, problems)
     same_version(page, view)
@@ -275,24 +297,16 @@ def test_a_good_fortune_s_upgrade_says_what_it_does_on_a_phone(
 ) -> None:
     """A good fortune's wagon upgrades were their names alone ("Upgrade: Master's
     Bench"), what each does only in a tooltip a phone never shows: it is written under
-    each, as the catalogue says it."""
-    server = server_factory(env=FAST).start()
+    each, as the catalogue says it. The deal is fixed (`DEALT`): the caravans reach a
+    fortune offering an upgrade before the game ends."""
+    server = server_factory(env=DEALT).start()
     darkroad_hosted(server.url)
     content = httpx.get(f"{server.url}/api/games/darkroad/content", timeout=10).json()
     texts = {u["id"]: u["text"] for u in content["upgrades"]}
     api = new_room(server.url, options={"max_players": 1})
     start(api)
-    for _ in range(250):
-        view = api.view()
-        ups = [
-            a for a in view["legal_actions"] if a["type"] == "fortune" and a["kind"] == "upgrade"
-        ]
-        if ups:
-            break
-        assert view["status"] == "playing" and view["legal_actions"], view["turn"]
-        api.send(max(view["legal_actions"], key=fortune_seeker))
-    else:
-        raise AssertionError("no good fortune offered a wagon upgrade")
+    view = play_until(api, lambda v: bool(upgrades(v)), fortune_seeker, 250, "no upgrade offered")
+    ups = upgrades(view)
     problems: list[str] = []
     page = open_seat(browser, api, problems, viewport={"width": 390, "height": 844})
     same_version(page, view)

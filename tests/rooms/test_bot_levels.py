@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
+from app.rooms import loading
 from app.rooms.bots import SEARCH_NICENESS
 from app.rooms.errors import PlatformError
 from app.rooms.model import seat_info
 from app.rooms.service import RoomService
+from app.store.db import read_connection
 
 
 def test_a_seat_stored_without_a_level_reads_normal() -> None:
@@ -46,6 +48,11 @@ def test_levels_in_the_lobby_a_hard_bot_in_the_pool_and_the_coach(run_service: A
         await service.start(host, None)
         room = await service.cache.get(code)
         assert room.live is not None and room.live.bot_levels == {1: "hard", 2: "easy"}
+        # The game replayed from its deal (a load whose seat's run began before the
+        # snapshot) keeps the levels too (it played every bot at "normal").
+        with read_connection(service.p.db) as conn:
+            again = loading._from_the_deal(conn, room, room.live.game_id, room.live.version)
+        assert again.bot_levels == {1: "hard", 2: "easy"}
         # The draft asks every seat at once: both bots pick, the hard one in the pool.
         async with asyncio.timeout(60):
             while not any(cid.startswith("bot-hard-") for _s, cid in room.live.recent):
