@@ -138,4 +138,5 @@ def test_the_content_carries_the_catalogue_messages() -> None:
     assert GAME.catalogue("en")["messages"] == {}
     messages = GAME.catalogue("fr")["messages"]
     assert messages["You played {card} on {target}."].startswith("Vous avez joué")
-    assert messages["counters {owner}'s offer, {to}"] == "contre-propose à l'offre de {owner}, {to}"
+    # The owner's name takes French elision at the page ("de Anna" -> "d'Anna"), 419e598.
+    assert messages["counters {owner}'s offer, {to}"] == "contre-propose à l'offre {owner:du}, {to}"
