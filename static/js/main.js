@@ -352,6 +352,7 @@ class RoomPage {
     if (conn.dataset.state === "closed" && conn.dataset.final) return;
     conn.dataset.state = status;
     conn.textContent = status === "open" ? t("live") : status === "reconnecting" ? t("reconnecting…") : t("offline");
+    conn.title = conn.textContent; // a phone shows "live" as a dot
     if (status === "open" && !this.firstView) this.refreshRoom();
   }
 

@@ -39,6 +39,12 @@ from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
 
+# The top bar's turn banner shows its whole text: nothing cut sideways or below its lines.
+BANNER_WHOLE = """() => {
+  const b = document.getElementById('turn-banner');
+  return b.scrollHeight <= b.clientHeight + 1 && b.scrollWidth <= b.clientWidth + 1;
+}"""
+
 # One server for the module's tests, each in rooms of its own.
 server = module_server(FAST)
 __all__ = ["browser", "chromium", "server"]  # fixtures, shared with tests/browser/test_darkroad.py
@@ -236,6 +242,12 @@ def test_the_game_and_end_pages_have_no_axe_violations(
                 no_sideways_scroll(page, PHONE["width"])
                 if lang == "fr":
                     expect(page.get_by_test_id("dr-status")).to_contain_text("Rangez")
+                    # The top bar's turn banner says all of it on a phone (it was cut
+                    # at "Rangez votre nouvelle …"), in two lines that keep the bar's height.
+                    expect(page.locator("#turn-banner")).to_contain_text("chariot")
+                    assert page.evaluate(BANNER_WHOLE), page.locator("#turn-banner").inner_text()
+                    bar = page.locator(".topbar").bounding_box()
+                    assert bar is not None and bar["height"] <= 56, bar
                     screens(page, "fr-phone-darkroad-game")
                 # The wagon sheet: open, checked too, and Escape closes it (focus back on
                 # its button).
