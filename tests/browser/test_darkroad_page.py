@@ -549,3 +549,27 @@ def test_the_coach_s_plan_shows_its_die_and_marks_that_button(
     label = " ".join(coached.inner_text().split())
     expect(page.locator(".toast").last).to_contain_text(f"The coach: {label}.")
     assert not problems, problems
+
+
+# The board's texts that `fitTexts` had to cut with "…" (it keeps their whole text as a tip).
+CUT_TEXTS = """() => [...document.querySelectorAll('[data-testid=board] text[data-tip]')]
+  .map(e => e.getAttribute('data-fit-text'))"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_the_deal_s_board_texts_fit_uncut(
+    server: ServerProcess, browser: Browser, locale: str
+) -> None:
+    """This server's deal (seed 26) in both languages: no name or bonus on the board is cut.
+    Before: "Hollow-Eyes the Cave Dragon" (a word wider than its card: now broken after its
+    hyphen), "+ porte 1 marchandise" and the shortcut's "3 lanternes" in French."""
+    api = new_room(server.url)
+    start(api, bots=1)
+    problems: list[str] = []
+    page = open_page(browser, api, problems, "laptop", locale=locale)
+    companions = page.locator("[data-testid=board] .dr-companion")
+    expect(companions.first).to_be_visible()
+    assert page.evaluate(CUT_TEXTS) == []
+    if locale == "en-US":
+        expect(companions.filter(has_text="Hollow-")).to_contain_text("Eyes")
+    assert not problems, problems

@@ -446,7 +446,7 @@ export class Board {
         s("rect", { width: 108, height: 150, rx: 10 }),
         wrapped(name, { x: 54, y: 30, max: 8, lh: 21, cls: "small", lines: 2, width: 98 }),
         fitTo(s("text", { x: 54, y: 84, "text-anchor": "middle", class: "small dr-deck-gives", text: tn("{n} fortune", "{n} fortunes", fortunes, { n: fortunes }) }), 98),
-        deck === "shortcut" ? fitTo(s("text", { x: 54, y: 108, "text-anchor": "middle", class: "small dr-deck-gives", text: t("3 lanterns") }), 98) : null,
+        deck === "shortcut" ? fitTo(s("text", { x: 54, y: 108, "text-anchor": "middle", class: "small dr-deck-gives", text: t("3 lanterns") }), 104) : null,
         s("text", { x: 54, y: 138, "text-anchor": "middle", text: String(b.decks?.[deck] ?? 0) })));
     });
     const fort = s("g", { class: "dr-fortune", transform: "translate(1008 904)" },

@@ -165,13 +165,16 @@ function measurer(node) {
 function layout(node, text, width, most) {
   const len = measurer(node);
   const room = width / SQUEEZE;
-  const words = String(text).split(/\s+/).filter(Boolean);
+  // Words; one wider than the box narrowed is broken after its hyphens ("Hollow-" / "Eyes") rather
+  // than cut, a piece following its hyphen with no space when both stay on one line.
+  const words = String(text).split(/\s+/).filter(Boolean)
+    .flatMap((w) => (len(w) > room ? w.split(/(?<=-)(?=.)/) : [w]).map((piece, i) => ({ piece, glued: i > 0 })));
   const breakAt = (limit) => {
     const lines = [];
     let line = "";
-    for (const w of words) {
-      const next = line ? `${line} ${w}` : w;
-      if (line && len(next) > limit) { lines.push(line); line = w; } else line = next;
+    for (const { piece, glued } of words) {
+      const next = line ? `${line}${glued ? "" : " "}${piece}` : piece;
+      if (line && len(next) > limit) { lines.push(line); line = piece; } else line = next;
     }
     if (line) lines.push(line);
     return lines;
