@@ -147,6 +147,13 @@ def measure(page: Page, size: str) -> None:
     assert page.evaluate("() => document.documentElement.scrollHeight") <= SIZES[size]["height"]
     over = page.evaluate(OVERLAPS, "[data-testid=legal-action]")
     assert not over, f"floating over legal actions: {over}"
+    # A district's head is never cut beside its note ("Ringway Inn · 35 i…" beside "open
+    # to you"): its extra is said short, or left to the panel's tip.
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=board] .dr-panel-title[data-tip]')]"
+        ".map(e => e.getAttribute('data-fit-text'))"
+    )
+    assert not cut, f"district heads cut: {cut}"
 
 
 def click_point(page: Page, el: Any) -> dict[str, Any] | None:

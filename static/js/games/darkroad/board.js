@@ -147,7 +147,7 @@ export class Board {
     layer.append(s("circle", { cx: p.x, cy: p.y, r: 44, class: "dr-preview-ring" }));
   }
 
-  panel(g, id, active, extra = "") {
+  panel(g, id, active, extra = "", shortExtra = "") {
     const p = PANELS[id];
     const node = s("g", { class: `dr-panel dr-panel-${id}${active.has(id) ? " active" : ""}`, "data-district": id });
     node.append(s("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: 18, class: "dr-panel-bg" }));
@@ -168,7 +168,22 @@ export class Board {
       fitTexts(node);
     }
     const used = note ? Math.min(fittedWidth(note), p.w * 0.45) + 14 : 0;
-    fitTo(title, Math.round(p.w - 30 - used - (note ? 12 : 0)));
+    const room = Math.round(p.w - 30 - used - (note ? 12 : 0));
+    fitTo(title, room);
+    if (shortExtra && note) {
+      // Beside a note, a title that would be cut says its extra the short way
+      // ("Ringway Inn · 35"), or not at all ("Auberge de l'Anneau"), rather than
+      // "Ringway Inn · 35 i…"; its whole words are the panel's tip.
+      fitTexts(node);
+      const whole = title.getAttribute("data-fit-text");
+      for (const text of [t("{district} · {extra}", { district: districtTitle(id), extra: shortExtra }), districtTitle(id)]) {
+        if (!title.hasAttribute("data-tip")) break;
+        title.textContent = text;
+        fitTo(title, room);
+        fitTexts(node);
+      }
+      if (title.getAttribute("data-fit-text") !== whole) node.prepend(s("title", { text: whole }));
+    }
     return node;
   }
 
@@ -372,7 +387,8 @@ export class Board {
   }
 
   drawInn(g, view, active) {
-    const node = this.panel(g, "inn", active, tn("{n} in the deck", "{n} in the deck", view.board.decks?.heroes ?? 0));
+    const heroes = view.board.decks?.heroes ?? 0;
+    const node = this.panel(g, "inn", active, tn("{n} in the deck", "{n} in the deck", heroes), String(heroes));
     (view.board.inn || []).forEach((id, i) => {
       const x = 52 + (i % 2) * 176;
       const y = 526 + Math.floor(i / 2) * 140;
