@@ -580,3 +580,33 @@ def test_the_deal_s_board_texts_fit_uncut(
     if locale == "en-US":
         expect(companions.filter(has_text="Hollow-")).to_contain_text("Eyes")
     assert not problems, problems
+
+
+def test_while_you_were_away_reads_in_a_phone_s_log_row(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A phone's log row is small (11 parts of the table in 100): the note "Pendant votre
+    absence" showed one cut line of its head. While a note is there the row grows, its head
+    and first entries in view; dismissed, the row is small again."""
+    api = new_room(server.url)
+    start(api, bots=1)
+    settle_by_api(api, lambda v: v["turn"].get("round", 1) >= 2 and bool(v["legal_actions"]))
+    problems: list[str] = []
+    page = open_page(browser, api, problems, "phone", locale="fr-FR")
+    note = page.locator(".dr-log .log-notices [data-testid=away-summary]")
+    expect(note).to_contain_text("Pendant votre absence")
+    shown = page.evaluate(
+        """() => {
+          const box = document.querySelector('.dr-log .log-notices').getBoundingClientRect();
+          const head = document.querySelector('[data-testid=away-summary] .notice-fold').getBoundingClientRect();
+          const first = document.querySelector('[data-testid=away-summary] li').getBoundingClientRect();
+          return {head: head.top >= box.top - 1 && head.bottom <= box.bottom + 1,
+                  first: first.bottom <= box.bottom + 1, row: document.querySelector('.dr-log').getBoundingClientRect().height};
+        }"""
+    )
+    assert shown["head"] and shown["first"], shown
+    note.locator(".notice-close").tap()
+    expect(note).to_have_count(0)
+    small = page.evaluate("() => document.querySelector('.dr-log').getBoundingClientRect().height")
+    assert small < shown["row"] * 0.6, (small, shown["row"])
+    assert not problems, problems
