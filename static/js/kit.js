@@ -13,6 +13,8 @@
 //   slice of the view (and of the shell: busy, presence...) it reads has changed.
 // - `keyed(parent, items)`: a parent's children by key, reusing the nodes whose key is
 //   unchanged (a board's pieces: only those that changed are drawn again).
+// - `remember(marks, version, mark)`: a board's outline of the last action kept by
+//   version, so that a take-back puts back the outline of the version before.
 // The shell also restores keyboard focus after each render (main.js): games do not.
 import { t } from "./i18n.js";
 import { h } from "./util.js";
@@ -276,4 +278,13 @@ export function keyed(parent, items) {
   }
   KEYED.set(parent, now);
   return now;
+}
+
+/** A game's mark of the last action (an outline on its board) kept for `version`, the
+ *  last 64 only: a take-back (its event `{type: "take_back", version: U}`) returns the
+ *  board to the mark of version U - 1. */
+export function remember(marks, version, mark) {
+  if (version === undefined || version === null) return;
+  marks.set(version, mark);
+  if (marks.size > 64) marks.delete(marks.keys().next().value);
 }

@@ -342,15 +342,26 @@ def test_a_run_of_moves_undone_one_by_one_on_a_phone_in_french(
     takeable = ("work", "harvest", "market", "move")
     karanor = registry.get("karanor")
     assert karanor is not None and set(takeable) <= karanor.take_backs
+    outlines: list[str | None] = []  # the map's last-action outline before each command
+
+    def outline() -> str | None:
+        mark = page.get_by_test_id("last-action")
+        return mark.get_attribute("data-territory") if mark.count() else None
+
     while len(before) < 3:
         views = [room.view(0), room.view(1)]
         legal = [a for a in views[0]["legal_actions"] if a["type"] in takeable]
         if not legal:
             break
+        expect(page.get_by_test_id("version")).to_have_text(str(views[0]["version"]))
+        mark = outline()
         room.send(0, min(legal, key=lambda a: takeable.index(a["type"])))
         if not room.view(0)["can_undo"]:
             break
         before.append(views)
+        outlines.append(mark)
+    expect(page.get_by_test_id("version")).to_have_text(str(room.view(0)["version"]))
+    assert outline() is not None  # a move or a harvest of the run is outlined
     assert len(before) == 3, [a["type"] for a in room.view(0)["legal_actions"]]
     for k, views in enumerate(reversed(before)):
         version = room.view(0)["version"]
@@ -370,6 +381,9 @@ def test_a_run_of_moves_undone_one_by_one_on_a_phone_in_french(
         back = [room.view(0), room.view(1)]
         for now, then in zip(back, views, strict=True):
             assert plain(now) | {"version": 0} == plain(then) | {"version": 0}
+        # The map outlines what it did before the command taken back (it kept the
+        # outline of the move taken back).
+        assert outline() == outlines[len(before) - 1 - k], k
     expect(page.get_by_test_id("undo")).to_have_count(0)  # nothing left of the run
     # The top bar kept its height as Undo went: the page under it did not jump.
     without = page.locator(".topbar").bounding_box()

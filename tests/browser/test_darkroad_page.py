@@ -610,3 +610,32 @@ def test_while_you_were_away_reads_in_a_phone_s_log_row(
     small = page.evaluate("() => document.querySelector('.dr-log').getBoundingClientRect().height")
     assert small < shown["row"] * 0.6, (small, shown["row"])
     assert not problems, problems
+
+
+def test_a_move_taken_back_leaves_no_outline_of_it(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """The board outlines the last thing done (a wagon's space, a district); a take-back
+    puts back the outline of the version before the command taken back, not the move's
+    (the Undo button of the page, a laptop)."""
+    api = new_room(server.url)
+    start(api, bots=1)
+
+    def can_move(v: dict[str, Any]) -> bool:
+        return any(a["type"] == "move" for a in v["legal_actions"])
+
+    view = settle_by_api(api, can_move, limit=120)
+    problems: list[str] = []
+    page = open_page(browser, api, problems, "laptop")
+    same_version(page, view)
+    board = page.get_by_test_id("board")
+    outline_before = board.get_attribute("data-last")
+    api.send(next(a for a in view["legal_actions"] if a["type"] == "move"))
+    moved = api.view()
+    assert moved["can_undo"], "a move that revealed nothing may be taken back"
+    same_version(page, moved)
+    expect(board).not_to_have_attribute("data-last", outline_before or "")
+    page.get_by_test_id("undo").click()
+    expect(page.get_by_test_id("version")).to_have_text(str(moved["version"] + 1))
+    expect(board).to_have_attribute("data-last", outline_before or "")
+    assert not problems, problems

@@ -4,7 +4,7 @@
 // words of the log and the end screen's score table and chart.
 import { clear, h } from "../../util.js";
 import { t } from "../../i18n.js";
-import { Parts } from "../../kit.js";
+import { Parts, remember } from "../../kit.js";
 import { legalOf } from "../../legal.js";
 import { marketPick, openModal, renderActions, renderModal, showMarket, turnText } from "./actions.js";
 import { attackNotices, lastActionOf } from "./happened.js";
@@ -131,6 +131,7 @@ export function mount(shell, root, content) {
   }
 
   let last = null; // the last action seen, highlighted on the map
+  const marks = new Map(); // version -> `last` then (app/rooms/takeback.py: a take-back returns to one)
   const parts = new Parts();
   const game = {
     ownSeats: true, // the player panels carry the shell's seat tools (bots, timer, host)
@@ -144,7 +145,12 @@ export function mount(shell, root, content) {
         rerender: () => game.render(shell.view, null),
       };
       shell.setBanner(turnText(view, words));
-      if (events && events.length) last = lastActionOf(events, view, words) || last;
+      const back = events?.find((e) => e.type === "take_back");
+      // A take-back outlines what the version before the command taken back did (none
+      // when this page did not see it), not the move taken back.
+      if (back) last = marks.get(back.version - 1) ?? null;
+      else if (events && events.length) last = lastActionOf(events, view, words) || last;
+      remember(marks, view.version, last);
       board.update(view, legalOf(view, "move"), { disabled: shell.busy, last });
       if (events && events.length && before) board.animateMoves(events, before);
       // Each part is drawn again only when what it reads has changed (kit.js Parts).
