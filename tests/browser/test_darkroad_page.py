@@ -612,9 +612,7 @@ def test_while_you_were_away_reads_in_a_phone_s_log_row(
     assert not problems, problems
 
 
-def test_a_move_taken_back_leaves_no_outline_of_it(
-    server: ServerProcess, browser: Browser
-) -> None:
+def test_a_move_taken_back_leaves_no_outline_of_it(server: ServerProcess, browser: Browser) -> None:
     """The board outlines the last thing done (a wagon's space, a district); a take-back
     puts back the outline of the version before the command taken back, not the move's
     (the Undo button of the page, a laptop)."""

@@ -661,6 +661,13 @@ def test_karanor_page_on_a_laptop(
         ana.evaluate(f"window.scrollTo(0, {scroll})")
         expect(end_turn).to_be_in_viewport(ratio=1)
     ana.evaluate("window.scrollTo(0, 0)")
+    # Every action of the turn in sight at once: the actions' box does not shrink beside
+    # the map into a scrolling box that hides some (it hid half of "Meet ...").
+    fits = ana.evaluate(
+        "() => { const b = document.querySelector('.board-col > .actions > .actions-body');"
+        " return [b.scrollHeight, b.clientHeight]; }"
+    )
+    assert fits[0] <= fits[1] + 1, fits
     # The Work button's gold comes from the content (a badge can make it 2).
     catalogue = httpx.get(f"{base}/api/games/karanor/content", timeout=10).json()["catalogue"]
     me = view["players"][0]
