@@ -26,7 +26,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers.browser import FAST, SHARED_SCREENS, wait_js, watch
+from tests.helpers.browser import FAST, PHONE, SHARED_SCREENS, no_sideways_scroll, wait_js, watch
 from tests.helpers.server import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -522,6 +522,19 @@ def test_end_screen_breakdown_and_rematch(
         expect(page.get_by_test_id("play-again")).to_have_text("Play again")
         # ...and the way out: the home page, where rooms are made and joined.
         expect(page.get_by_test_id("back-home")).to_have_attribute("href", "/")
+    # Each header of the breakdown within its column, on the laptop in English and on a
+    # phone in French ("Businesses" ran into "Quests", "Commerces" into "Quêtes").
+    phone = watch(browser.new_context(viewport=PHONE, locale="fr-FR").new_page(), problems)
+    phone.goto(f"{base}/r/{code}#token={tokens[1]}")
+    for page in (ana, phone):
+        heads = page.get_by_test_id("prestige-breakdown").locator("thead th")
+        expect(heads.first).to_be_visible(timeout=10_000)
+        spill = heads.evaluate_all(
+            "hs => hs.filter(h => h.scrollWidth > h.clientWidth + 1).map(h => h.textContent)"
+        )
+        assert not spill, spill
+    no_sideways_scroll(phone, PHONE["width"])
+    phone.context.close()
     # Each row's total is the player's prestige.
     for p in final["players"]:
         row = ana.locator(f"[data-testid=prestige-breakdown] tr[data-seat='{p['seat']}'] td").last
