@@ -80,14 +80,21 @@ class GreedyBot:
                 return A.Accept(o["id"])
             short = math.ceil(TRADE_MARGIN - gain + 1)
             offerer = s.players[o["from"]]
+            # The counter: the offer turned round, `short` gold better for this seat and
+            # never gold on both sides (R29): an offer asking for gold is countered with
+            # less of it, one giving gold with more.
+            give = {k: v for k, v in o["want"].items() if v}
+            want = {k: v for k, v in o["give"].items() if v}
+            net = give.pop("gold", 0) - want.pop("gold", 0) - short
+            if net > 0:
+                give["gold"] = net
+            elif net < 0:
+                want["gold"] = -net
             if (
                 o["to"] is not None and self.counter_chance
                 and self.rng.random() < self.counter_chance
-                and trades.holds(p, o["want"]) and offerer.gold >= o["give"]["gold"] + short
+                and trades.holds(p, o["want"]) and offerer.gold >= want.get("gold", 0)
             ):  # fmt: skip
-                give = {k: v for k, v in o["want"].items() if v}
-                want = {k: v for k, v in o["give"].items() if v}
-                want["gold"] = o["give"]["gold"] + short
                 return A.Counter(o["id"], give=give, want=want, note="A little more?")
             return A.Decline(o["id"])
         return None

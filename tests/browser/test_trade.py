@@ -140,6 +140,12 @@ def test_offer_through_the_composer_and_accept_in_the_panel(
     )
     assert not small_targets(phone), small_targets(phone)
     screens(phone, "trade-composer-phone")
+    # Gold on both sides: said, and not sent (the server refuses it: R29).
+    composer.get_by_test_id("want-more-gold").click()
+    expect(composer).to_contain_text("You give and ask for the same thing")
+    expect(composer.get_by_test_id("offer-send")).to_be_disabled()
+    composer.get_by_test_id("want-less-gold").click()
+    expect(composer).not_to_contain_text("You give and ask for the same thing")
     composer.get_by_test_id("offer-send").click()
     version += 1
     for page in (phone, laptop):

@@ -98,6 +98,24 @@ def test_empty_and_self_offers_refused(s3):
     refuse(s3, 0, {"type": "offer", "to": [5], "give": {"gold": 1}, "want": {}}, "bad_target")
 
 
+def test_the_same_thing_on_both_sides_refused(s3):
+    """Trading Between Players: you "exchange" with the other players (R29): "1 gold for 1
+    gold" exchanges nothing, so an offer or a counter-offer that gives and asks for the
+    same thing is refused (the difference may be given or asked for); the rest stand."""
+    put(s3, 0, gold=3, resources={"wood": 2, "ore": 1})
+    put(s3, 1, gold=3, resources={"wood": 2})
+    for give, want in (
+        ({"gold": 1}, {"gold": 1}),
+        ({"gold": 2, "resources": {"ore": 1}}, {"gold": 1}),
+        ({"resources": {"wood": 1}}, {"resources": {"ore": 1, "wood": 2}}),
+    ):
+        refuse(s3, 0, {"type": "offer", "to": [1], "give": give, "want": want}, "same_on_both_sides")
+    oid = offer(s3, 0, {"gold": 1}, {"resources": {"wood": 1}})
+    counter = {"type": "counter", "offer": oid, "give": {"gold": 1}, "want": {"gold": 2}}
+    refuse(s3, 1, counter, "same_on_both_sides")
+    offer(s3, 0, {"gold": 1, "resources": {"ore": 1}}, {"resources": {"wood": 2}})
+
+
 def test_counter_creates_a_linked_offer(s2):
     """Trading Between Players: "it is up to you to start the business discussions and try
     to get the best out of your negotiations": a counter-offer goes back to the author."""
@@ -225,3 +243,23 @@ def test_offer_event_is_public(s3):
     for viewer in (None, 0, 1, 2):
         seen = events_for(events, viewer)
         assert seen and seen[0]["type"] == "offer" and seen[0]["addressees"] == [1]
+
+
+def test_a_bot_counters_an_offer_asking_for_gold_with_less_gold(s2):
+    """R29: gold is never on both sides of an offer. A bot countering "1 wine for 9 gold"
+    asks for a better price by offering less gold (it used to offer the 9 gold and ask
+    for the wine and more gold, a counter-offer the rules refuse)."""
+    from app.karanor.bots import GreedyBot
+    from app.karanor.engine import RULES
+
+    put(s2, 0, resources={"wine": 1})
+    put(s2, 1, gold=9)
+    oid = offer(s2, 0, {"resources": {"wine": 1}}, {"gold": 9})
+    bot = GreedyBot(1)
+    bot.counter_chance = 1.0
+    cmd = bot.answer(s2, 1)
+    assert cmd is not None and cmd.type == "counter", cmd
+    assert cmd.offer == oid and "gold" not in cmd.want and cmd.want["resources"] == {"wine": 1}
+    assert 0 < cmd.give["gold"] < 9
+    RULES.apply(s2, 1, cmd)  # the rules take it
+    assert s2.offers[-1]["counter_of"] == oid

@@ -277,7 +277,8 @@ export class Composer {
           onclick: () => { this.reset(); this.render(this.ctx); } }, this.counterOf !== null ? t("Cancel") : t("Clear"))));
   }
 
-  /** A sentence when the give side is more than you hold (never sent), else null. */
+  /** A sentence when the give side is more than you hold, or gives what it asks for
+   *  (never sent), else null. */
   lacking(view) {
     const held = view.private?.tradeable;
     if (!held) return t("Spectators cannot trade.");
@@ -285,7 +286,17 @@ export class Composer {
     for (const [r, n] of Object.entries(this.give.resources)) {
       if (n > (held.resources?.[r] || 0)) return t("You do not hold {goods}.", { goods: goodWords(n, r) });
     }
+    if (this.onBothSides()) return t("You give and ask for the same thing: give or ask for the difference only.");
     return null;
+  }
+
+  /** Whether the offer gives and asks for one same thing (the server refuses it: R29). */
+  onBothSides() {
+    const give = cleanBundle(this.give);
+    const want = cleanBundle(this.want);
+    if (give.gold && want.gold) return true;
+    if (Object.keys(give.resources || {}).some((r) => want.resources?.[r])) return true;
+    return ["partners", "badges", "artifacts"].some((k) => (give[k] || []).some((it) => (want[k] || []).includes(it)));
   }
 
   async send() {
