@@ -122,6 +122,18 @@ def test_replay_of_a_finished_game(server: ServerProcess, browser: Browser) -> N
     expect(page.get_by_test_id("version")).to_have_text(str(last))
     # The end screen's story: each player's actions, links into the replay at the swings.
     expect(page.get_by_test_id("story-player")).to_have_count(2)
+    # Each player's trades, counted from the log: own offers taken, others' offers taken.
+    entries = httpx.get(f"{base}/api/rooms/{room.code}/log", timeout=10).json()
+    trades = [e for x in entries["entries"] for e in x["events"] if e["type"] == "trade"]
+    for seat in (0, 1):
+        made = sum(1 for e in trades if e["from"] == seat)
+        took = sum(1 for e in trades if e["seat"] == seat)
+        line = (
+            "Trades: none"
+            if not made and not took
+            else f"Trades: {made} of their own offers accepted by others; {took} offers"
+        )
+        expect(page.locator(f"[data-testid=story-player][data-seat='{seat}']")).to_contain_text(line)
     expect(page.get_by_test_id("story-swing").first).to_be_visible()
     href = page.get_by_test_id("story-swing").first.get_attribute("href") or ""
     assert href.startswith(f"/r/{room.code}/replay?at=")

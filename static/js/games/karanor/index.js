@@ -208,7 +208,10 @@ export function mount(shell, root, content) {
           if (e.seat === seat) accepted += 1;
         }
       }
-      return [t("Trades: {made} proposed and accepted, {accepted} accepted from others", { made, accepted })];
+      // Who accepted what, said plainly ("0 proposed and accepted, 1 accepted from others"
+      // left a reader guessing).
+      if (!made && !accepted) return [t("Trades: none")];
+      return [t("Trades: {made} of their own offers accepted by others; {accepted} offers from others accepted", { made, accepted })];
     },
     notices(events, view) {
       words.setView(view);
