@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.games import registry
-from tests.helpers.browser import FAST, LAPTOP, PHONE, watch
+from tests.helpers.browser import FAST, LAPTOP, PHONE, no_sideways_scroll, watch
 from tests.helpers.client import SeatedRoom, bearer, make_room, play_http_step
 from tests.helpers.server import ServerProcess, module_server
 
@@ -133,7 +133,9 @@ def test_replay_of_a_finished_game(server: ServerProcess, browser: Browser) -> N
             if not made and not took
             else f"Trades: {made} of their own offers accepted by others; {took} offers"
         )
-        expect(page.locator(f"[data-testid=story-player][data-seat='{seat}']")).to_contain_text(line)
+        expect(page.locator(f"[data-testid=story-player][data-seat='{seat}']")).to_contain_text(
+            line
+        )
     expect(page.get_by_test_id("story-swing").first).to_be_visible()
     href = page.get_by_test_id("story-swing").first.get_attribute("href") or ""
     assert href.startswith(f"/r/{room.code}/replay?at=")
@@ -145,6 +147,11 @@ def test_replay_of_a_finished_game(server: ServerProcess, browser: Browser) -> N
     assert plain(first.value.json()) == plain(stored[0][0])
     expect(page.get_by_test_id("version")).to_have_text("0")
     expect(page.get_by_test_id("replay-bar")).to_be_visible()
+    # A wide screen has no empty third column (a replay has no trade panel).
+    columns = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.game')).gridTemplateColumns"
+    )
+    assert len(columns.split()) == 2, columns
 
     # Forward one step at a time, then back: each stop is the view the seat had.
     for v in (1, 2, 3):
@@ -194,6 +201,19 @@ def test_replay_of_a_finished_game(server: ServerProcess, browser: Browser) -> N
         expect(winner).to_have_text("You win!")
     elif 1 not in winners:
         expect(winner).not_to_contain_text("You")
+    # On a phone in French the bar leaves the board in sight: the nine buttons on one row,
+    # the bar under a third of the screen (it took half).
+    phone = watch(browser.new_context(viewport=PHONE, locale="fr-FR").new_page(), problems)
+    phone.goto(f"{base}/r/{room.code}/replay?at={middle}")
+    expect(phone.get_by_test_id("version")).to_have_text(str(middle))
+    bar = phone.get_by_test_id("replay-bar").bounding_box()
+    assert bar is not None and bar["height"] <= PHONE["height"] / 3, bar
+    tops = phone.locator("[data-testid=replay-bar] .replay-controls > .btn").evaluate_all(
+        "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 9 and len(set(tops)) == 1, tops
+    no_sideways_scroll(phone, PHONE["width"])
+    phone.context.close()
     assert not problems, problems
 
 
