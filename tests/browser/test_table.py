@@ -681,6 +681,16 @@ def test_karanor_page_on_a_laptop(
         " return [b.scrollHeight, b.clientHeight]; }"
     )
     assert fits[0] <= fits[1] + 1, fits
+    # A toast lies over neither the map's zoom buttons nor the trade panel ("Your turn!"
+    # covered the "+").
+    ana.evaluate(
+        "() => { const n = document.createElement('div'); n.className = 'toast'; n.id = 'probe-toast';"
+        " n.textContent = 'Your turn!'; document.getElementById('toasts').append(n); }"
+    )
+    probe = ana.locator("#probe-toast").bounding_box()
+    for other in ("#zoom-in", "#trade-panel"):
+        assert not boxes_overlap(probe, ana.locator(other).bounding_box()), other
+    ana.evaluate("() => document.getElementById('probe-toast').remove()")
     # The Work button's gold comes from the content (a badge can make it 2).
     catalogue = httpx.get(f"{base}/api/games/karanor/content", timeout=10).json()["catalogue"]
     me = view["players"][0]
