@@ -80,9 +80,9 @@ class GreedyBot:
                 return A.Accept(o["id"])
             short = math.ceil(TRADE_MARGIN - gain + 1)
             offerer = s.players[o["from"]]
-            # The counter: the offer turned round, `short` gold better for this seat and
-            # never gold on both sides (R29): an offer asking for gold is countered with
-            # less of it, one giving gold with more.
+            # The counter: the offer turned round, `short` gold better for this seat, with
+            # no gold on both sides (R29: it would trade only the difference): an offer
+            # asking for gold is countered with less of it, one giving gold with more.
             give = {k: v for k, v in o["want"].items() if v}
             want = {k: v for k, v in o["give"].items() if v}
             net = give.pop("gold", 0) - want.pop("gold", 0) - short

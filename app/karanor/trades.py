@@ -73,21 +73,6 @@ def normalise(c: Content, raw: dict[str, Any], side: str) -> dict[str, Any]:
     return out
 
 
-def on_both_sides(give: dict[str, Any], want: dict[str, Any]) -> str:
-    """What an offer would both give and ask for ("gold", a resource, a partner, a badge,
-    an artifact), the first found, or "" (R29: "1 gold for 1 gold" trades nothing)."""
-    if give["gold"] and want["gold"]:
-        return "gold"
-    for r in give["resources"]:
-        if r in want["resources"]:
-            return str(r)
-    for key in ("partners", "badges", "artifacts"):
-        for it in give[key]:
-            if it in want[key]:
-                return str(it)
-    return ""
-
-
 def is_empty(b: dict[str, Any]) -> bool:
     return not (b["gold"] or b["resources"] or b["partners"] or b["badges"] or b["artifacts"])
 
@@ -153,13 +138,6 @@ def check(s: State, c: Content, seat: int, cmd: K.Command) -> RuleError | None:
             return e
         if is_empty(give) and is_empty(want):
             return RuleError("empty_offer", "an offer gives or asks for something")
-        both = on_both_sides(give, want)
-        if both:
-            return RuleError(
-                "same_on_both_sides",
-                f"an offer does not give and ask for the same thing ({both}): give or ask"
-                " for the difference (R29)",
-            )
         if not holds(p, give):
             return RuleError("cannot_afford", "you do not hold everything you offer")
         if (

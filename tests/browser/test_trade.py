@@ -140,7 +140,7 @@ def test_offer_through_the_composer_and_accept_in_the_panel(
     )
     assert not small_targets(phone), small_targets(phone)
     screens(phone, "trade-composer-phone")
-    # Gold on both sides: said, and not sent (the server refuses it: R29).
+    # Gold on both sides: said, and not sent (it would exchange only the difference: R29).
     composer.get_by_test_id("want-more-gold").click()
     expect(composer).to_contain_text("You give and ask for the same thing")
     expect(composer.get_by_test_id("offer-send")).to_be_disabled()

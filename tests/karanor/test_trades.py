@@ -98,22 +98,16 @@ def test_empty_and_self_offers_refused(s3):
     refuse(s3, 0, {"type": "offer", "to": [5], "give": {"gold": 1}, "want": {}}, "bad_target")
 
 
-def test_the_same_thing_on_both_sides_refused(s3):
-    """Trading Between Players: you "exchange" with the other players (R29): "1 gold for 1
-    gold" exchanges nothing, so an offer or a counter-offer that gives and asks for the
-    same thing is refused (the difference may be given or asked for); the rest stand."""
-    put(s3, 0, gold=3, resources={"wood": 2, "ore": 1})
-    put(s3, 1, gold=3, resources={"wood": 2})
-    for give, want in (
-        ({"gold": 1}, {"gold": 1}),
-        ({"gold": 2, "resources": {"ore": 1}}, {"gold": 1}),
-        ({"resources": {"wood": 1}}, {"resources": {"ore": 1, "wood": 2}}),
-    ):
-        refuse(s3, 0, {"type": "offer", "to": [1], "give": give, "want": want}, "same_on_both_sides")
-    oid = offer(s3, 0, {"gold": 1}, {"resources": {"wood": 1}})
-    counter = {"type": "counter", "offer": oid, "give": {"gold": 1}, "want": {"gold": 2}}
-    refuse(s3, 1, counter, "same_on_both_sides")
-    offer(s3, 0, {"gold": 1, "resources": {"ore": 1}}, {"resources": {"wood": 2}})
+def test_the_same_thing_on_both_sides_moves_only_the_difference(s2):
+    """Trading Between Players: you "exchange, sell and buy anything" (R29). An offer that
+    gives and asks for one same thing stays legal for the rules, so that the logs of games
+    played before keep replaying (the page's composer does not send one); accepted, each
+    side pays its part, and only the difference changes hands."""
+    put(s2, 0, gold=3)
+    put(s2, 1, gold=3)
+    oid = offer(s2, 0, {"gold": 2}, {"gold": 1})
+    play(s2, 1, {"type": "accept", "offer": oid})
+    assert (s2.players[0].gold, s2.players[1].gold) == (2, 4)
 
 
 def test_counter_creates_a_linked_offer(s2):
@@ -246,9 +240,9 @@ def test_offer_event_is_public(s3):
 
 
 def test_a_bot_counters_an_offer_asking_for_gold_with_less_gold(s2):
-    """R29: gold is never on both sides of an offer. A bot countering "1 wine for 9 gold"
-    asks for a better price by offering less gold (it used to offer the 9 gold and ask
-    for the wine and more gold, a counter-offer the rules refuse)."""
+    """R29: a bot puts no gold on both sides of an offer. Countering "1 wine for 9 gold" it
+    asks for a better price by offering less gold (it used to offer the 9 gold and ask for
+    the wine and more gold: "9 gold for 1 wine and 3 gold")."""
     from app.karanor.bots import GreedyBot
     from app.karanor.engine import RULES
 

@@ -290,7 +290,8 @@ export class Composer {
     return null;
   }
 
-  /** Whether the offer gives and asks for one same thing (the server refuses it: R29). */
+  /** Whether the offer gives and asks for one same thing ("1 gold for 1 gold"): legal, but
+   *  it exchanges only the difference, so the composer asks for that (R29). */
   onBothSides() {
     const give = cleanBundle(this.give);
     const want = cleanBundle(this.want);
