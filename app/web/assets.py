@@ -200,14 +200,15 @@ class Assets:
 
     def dynamic_map(self) -> str:
         """JSON {plain URL: hashed URL} of what scripts load by a computed path: each
-        game's page, help and lobby modules and its style sheets, and the platform's
-        modules the room page loads at their first use (`LATER`)."""
+        game's page, help, lobby and end-screen modules (`endgame.js`, which a game may
+        load at its first end screen) and its style sheets, and the platform's modules
+        the room page loads at their first use (`LATER`)."""
         wanted = {
             p: PREFIX + h
             for p, h in self.names.items()
             if (
                 p.startswith("js/games/")
-                and p.endswith(("/index.js", "/help.js", "/lobby.js", ".css"))
+                and p.endswith(("/index.js", "/help.js", "/lobby.js", "/endgame.js", ".css"))
             )
             or p in LATER
         }

@@ -81,6 +81,8 @@ def test_a_game_page_loads_the_menus_modules_at_their_first_use(
     assert "main" in asked and "table" in asked, asked
     assert not set(LATER) & set(asked), f"loaded with the page: {set(LATER) & set(asked)}"
     assert "games/karanor/index" in asked and "games/karanor/lobby" not in asked, asked
+    # Karanor's end-screen details (breakdown, chart) come with the first end screen.
+    assert "games/karanor/endgame" not in asked, asked
     # The coach (the room's option): its module with the first question; its choice is
     # one of the seat's legal actions.
     with (

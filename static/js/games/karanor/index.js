@@ -2,14 +2,13 @@
 // game is "karanor" (the interface is in docs/client.md). The map, the action bar, the
 // choice dialog, the hand, the player panels, the table, trades in the chat panel, the
 // words of the log and the end screen's score table and chart.
-import { clear, h } from "../../util.js";
+import { assetUrl, clear, h } from "../../util.js";
 import { t } from "../../i18n.js";
 import { Parts, remember } from "../../kit.js";
 import { legalOf } from "../../legal.js";
 import { marketPick, openModal, renderActions, renderModal, showMarket, turnText } from "./actions.js";
 import { attackNotices, lastActionOf } from "./happened.js";
 import { Board, bindZoomButtons } from "./board.js";
-import { endDetails } from "./endgame.js";
 import { renderHand, renderPlayers, renderTable } from "./panels.js";
 import { PANEL, Trades } from "./trade.js";
 import { Words } from "./words.js";
@@ -130,6 +129,10 @@ export function mount(shell, root, content) {
     (next || el.actions).focus();
   }
 
+  // A module of this game loaded at its first use, under its hashed name (the page's
+  // data-assets; a computed path, so the first load does not preload it).
+  const later = (name) => import(new URL(assetUrl(`/static/js/games/karanor/${name}`), location.href).href);
+  let endModule = null; // ./endgame.js once loaded
   let last = null; // the last action seen, highlighted on the map
   const marks = new Map(); // version -> `last` then (app/rooms/takeback.py: a take-back returns to one)
   const parts = new Parts();
@@ -195,7 +198,17 @@ export function mount(shell, root, content) {
       return words.who(seat);
     },
     endDetails(box, view) {
-      endDetails(box, view, words, { code: shell.code });
+      // The end screen's details (breakdown, chart) come with the first end screen, under
+      // their hashed name: a game page's first load does not carry them (issue 31).
+      // Once loaded it draws at once; before, only the last render's box is drawn in
+      // (each render clears the box: two renders waiting on the module drew it twice).
+      if (endModule) return endModule.endDetails(box, view, words, { code: shell.code });
+      const ticket = {};
+      box.endTicket = ticket;
+      return later("endgame.js").then((m) => {
+        endModule = m;
+        if (box.endTicket === ticket) m.endDetails(box, view, words, { code: shell.code });
+      });
     },
     /** The end screen's story (static/js/story.js): this seat's trades, from the log. */
     storyLines(seat, entries) {
