@@ -47,7 +47,7 @@ _VOWEL = "aeiouyhàâäéèêëîïôöùûüœAEIOUYHÀÂÄÉÈÊËÎÏÔÖÙÛ
 
 
 def form(name: str, article: str, spec: str) -> str:
-    """`name` in the grammatical form `spec` (le, Le, au, du; "" for the bare name)."""
+    """`name` in the grammatical form `spec` (le, Le, au, du, que; "" for the bare name)."""
     if spec == "":
         return name
     if spec in ("le", "Le"):
@@ -59,6 +59,9 @@ def form(name: str, article: str, spec: str) -> str:
         if not article:
             return ("d'" if name[:1] in _VOWEL else "de ") + name
         return {"le": "du ", "la": "de la ", "l'": "de l'", "les": "des "}[article] + name
+    if spec == "que":  # "On attend {who:que} ...": qu'Anne, que Bo, que la ...
+        text = form(name, article, "le")
+        return ("qu'" if text[:1] in _VOWEL else "que ") + text
     raise ValueError(f"unknown form {spec!r} of a name")
 
 

@@ -31,7 +31,7 @@ export function addMessages(messages) {
 
 const VOWEL = /^[aeiouyhàâäéèêëîïôöùûüœ]/i;
 
-/** `name` in the grammatical form `spec` (le, Le, au, du; "" bare), as app/games/i18n.py's
+/** `name` in the grammatical form `spec` (le, Le, au, du, que; "" bare), as app/games/i18n.py's
  *  form(): the article is le, la, l', les or "" (a proper name). */
 export function form(name, article, spec) {
   const a = article || "";
@@ -44,6 +44,10 @@ export function form(name, article, spec) {
   if (spec === "du") {
     if (!a) return (VOWEL.test(name) ? "d'" : "de ") + name;
     return { le: "du ", la: "de la ", "l'": "de l'", les: "des " }[a] + name;
+  }
+  if (spec === "que") { // "On attend {who:que} …": qu'Anne, que Bo, que la …
+    const text = form(name, a, "le");
+    return (VOWEL.test(text) ? "qu'" : "que ") + text;
   }
   return name;
 }

@@ -637,3 +637,41 @@ def test_a_move_taken_back_leaves_no_outline_of_it(server: ServerProcess, browse
     expect(page.get_by_test_id("version")).to_have_text(str(moved["version"] + 1))
     expect(board).to_have_attribute("data-last", outline_before or "")
     assert not problems, problems
+
+
+def test_the_page_says_how_many_districts_may_be_used(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """Without an illuminated die a wagon's move opens two districts for one activation
+    (the rules' ACTIVATE step): the page says so before the first is used (it said it only
+    on End turn, "skipping 1 activation", after the other had gone), in French too."""
+    api = new_room(server.url)
+    start(api, bots=1)
+
+    def one_of_several(v: dict[str, Any]) -> bool:
+        turn = v["turn"]
+        left, open_ = turn.get("activations_left") or 0, turn.get("activations") or []
+        return turn.get("step") == "activate" and 0 < left < len(open_) and bool(v["legal_actions"])
+
+    def move_first(v: dict[str, Any]) -> bool:
+        return one_of_several(v) or any(a["type"] == "move" for a in v["legal_actions"])
+
+    view = settle_by_api(api, move_first, limit=200)
+    for _ in range(40):
+        if one_of_several(view):
+            break
+        moves = [a for a in view["legal_actions"] if a["type"] == "move" and a["die"] == "night"]
+        if not moves:
+            view = settle_by_api(api, move_first, limit=200)
+            continue
+        api.send(moves[0])
+        view = api.view()
+    assert one_of_several(view), view["turn"]
+    problems: list[str] = []
+    page = open_page(browser, api, problems, "laptop", locale="fr-FR")
+    same_version(page, view)
+    note = page.get_by_test_id("activations-left")
+    expect(note).to_contain_text(
+        f"Une activation : choisissez 1 des {len(view['turn']['activations'])}"
+    )
+    assert not problems, problems

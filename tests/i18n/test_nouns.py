@@ -32,6 +32,9 @@ WANT = {
            "de Kien", "d'Orth"],
     "le": ["le Marché noir", "la Commande de la Reine", "l'Atelier", "les Dunes Rouges",
            "Kien", "Orth"],
+    # "On attend {who:que} …": a name elides "que" ("qu'Orth"), as a person's does ("qu'Anne")
+    "que": ["que le Marché noir", "que la Commande de la Reine", "que l'Atelier",
+            "que les Dunes Rouges", "que Kien", "qu'Orth"],
     "Le": ["Le Marché noir", "La Commande de la Reine", "L'Atelier", "Les Dunes Rouges",
            "Kien", "Orth"],
     "": ["Marché noir", "Commande de la Reine", "Atelier", "Dunes Rouges", "Kien", "Orth"],

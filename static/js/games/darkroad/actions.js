@@ -198,6 +198,14 @@ export class ActionPanel {
     }
 
     // --- activations -----------------------------------------------------------------------
+    // How many of the open places may be used: without an illuminated die one of the two
+    // districts, and the page said so only on End turn ("skipping 1 activation").
+    const acts = view.turn?.step === "activate" && view.turn?.seat === view.seat ? view.turn.activations || [] : [];
+    const actsLeft = view.turn?.activations_left ?? 0;
+    if (legal.length && actsLeft > 0 && acts.length > actsLeft) {
+      root.append(h("p", { class: "dr-acts-left", "data-testid": "activations-left",
+        text: tn("One activation: choose 1 of the {m} districts your wagon faces.", "{n} activations: choose {n} of the {m} places your wagon faces.", actsLeft, { n: actsLeft, m: acts.length }) }));
+    }
     const baz = of("bazaar");
     if (baz.length) group(null, ...baz.map((a) => btn(a, t("Visit the Great Bazaar"), { cls: "btn" })));
     this.bazaarPending(root, ctx, of, btn, group, me);
