@@ -675,3 +675,29 @@ def test_the_page_says_how_many_districts_may_be_used(
         f"Une activation : choisissez 1 des {len(view['turn']['activations'])}"
     )
     assert not problems, problems
+
+
+def test_a_new_step_opens_at_its_top(server: ServerProcess, browser: Browser) -> None:
+    """The side column scrolled down to a choice low in a step's list; the command moves the
+    turn to its next step: the column shows the new step's top (it kept the old scroll, the
+    new heading above the fold)."""
+    api = new_room(server.url)
+    start(api, bots=1)
+
+    def planning(v: dict[str, Any]) -> bool:
+        return any(a["type"] == "plan" for a in v["legal_actions"])
+
+    view = settle_by_api(api, planning, limit=200)
+    problems: list[str] = []
+    page = open_page(browser, api, problems, "phone")
+    same_version(page, view)
+    col = page.locator(".dr-side-col")
+    top = col.evaluate(
+        "c => { c.scrollTop = c.scrollHeight;"
+        " return c.querySelector('[data-testid=dr-actions]').offsetTop; }"
+    )
+    assert col.evaluate("c => c.scrollTop") > top, "the column scrolls on a phone"
+    api.send(next(a for a in view["legal_actions"] if a["type"] == "plan"))
+    same_version(page, api.view())
+    assert col.evaluate("c => c.scrollTop") <= top + 1
+    assert not problems, problems

@@ -120,8 +120,13 @@ export class ActionPanel {
     const legal = view.legal_actions || [];
     const w = this.words;
     const key = `${view.turn?.round}:${view.turn?.seat}:${view.turn?.step}:${view.turn?.pending?.kind}`;
-    if (key !== this.key) { this.key = key; this.basket = {}; this.change = { source: null, good: null }; }
+    const changed = key !== this.key;
+    if (changed) { this.key = key; this.basket = {}; this.change = { source: null, good: null }; }
     const root = clear(this.root);
+    // A new step opens at its top: the column kept the scroll of the step before, and
+    // the new step's heading and first choices sat above the fold.
+    const col = changed ? root.closest(".dr-side-col") : null;
+    if (col && col.scrollTop > root.offsetTop) col.scrollTop = root.offsetTop;
     root.append(h("h2", { class: "sr-only", text: t("Merchants of the Dark Road: your actions") }));
     root.append(stepsBar(view));
     const status = h("p", { class: `turn-status${legal.length ? " mine" : ""}`, "data-testid": "dr-status", tabindex: "-1", text: statusText(view, w) });
