@@ -140,6 +140,9 @@ def measure(page: Page, size: str) -> None:
             "() => document.querySelector('[data-testid=board]').getBoundingClientRect().width / innerWidth"
         )
         assert share >= 0.6, f"the board takes {share:.0%} of the width"
+        # The chat shows some lines of the talk beside its emotes and input (it showed one).
+        talk = page.evaluate("() => document.getElementById('timeline').clientHeight")
+        assert talk >= 90, f"the chat's lines get {talk} px"
     log = page.evaluate(LOG_IN_VIEW)
     if not log["ok"]:
         keep(page, f"darkroad-page-{size}-log-hidden")
