@@ -196,6 +196,14 @@ def test_a_toast_said_from_the_game_menu_shows_over_it(
              return Boolean(hit) && el.contains(hit); }"""
     )
     assert on_top, "the toast lies under the game menu"
+    # ...and not over the menu's title ("Your turn!" hid "Game menu").
+    title = page.locator("dialog#game-menu h2").first.bounding_box()
+    box = shown.bounding_box()
+    assert (
+        title
+        and box
+        and (box["y"] >= title["y"] + title["height"] or box["y"] + box["height"] <= title["y"])
+    ), (box, title)
     assert not problems, "\n".join(problems)
 
 
