@@ -409,7 +409,7 @@ export class ActionPanel {
       chips(routes.map((r) => [r, r === "shortcut" ? t("Shortcut (3 lanterns, 2 fortunes)") : t("Dark road (1 fortune)")]), this.caravan.route, (v) => { this.caravan.route = v; }, t("Route")),
       h("div", { class: "row" }, ...towns.map((a) => {
         const n = deliverable(w, me, a.town);
-        return btn(a, n ? tn("{town} ({n} to deliver)", "{town} ({n} to deliver)", n, { town: w.town(a.town) }) : w.town(a.town), { cls: n ? "btn primary small" : "btn small" });
+        return btn(a, n ? tn("{town} ({n} to deliver)", "{town} ({n} to deliver)", n, { town: w.town(a.town) }) : w.town(a.town), { cls: n ? "btn small dr-suggested" : "btn small" });
       })));
   }
 }
