@@ -24,6 +24,7 @@ import json
 import random
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -703,4 +704,42 @@ def test_a_new_step_opens_at_its_top(server: ServerProcess, browser: Browser) ->
     api.send(next(a for a in view["legal_actions"] if a["type"] == "plan"))
     same_version(page, api.view())
     assert col.evaluate("c => c.scrollTop") <= top + 1
+    assert not problems, problems
+
+
+def test_on_a_phone_rotate_shows_the_turned_good_and_a_placed_one_leaves_no_ghost(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A touch screen has no pointer over the wagon's grid: a tap on Rotate showed nothing
+    (the good's way round was seen only once it had landed), and after a tap placed it a
+    red "doesn't fit" ghost stayed where it went. Now Rotate shows the good turned where it
+    first fits; placed, no ghost is left. (This server's deal, seed 26: Anne's first new
+    good is a weapon, which turns.)"""
+    api = new_room(server.url)
+    start(api, bots=1)
+    view = settle_by_api(api, lambda v: any(a["type"] == "place_good" for a in v["legal_actions"]))
+    incoming = view["players"][view["seat"]]["incoming"][0]["good"]
+    assert incoming in {"weapon", "staff", "book", "instrument"}, incoming
+    problems: list[str] = []
+    page = open_page(browser, api, problems, "phone")
+    same_version(page, view)
+    page.get_by_test_id("wagon-toggle").tap()
+    ghost = page.locator("[data-testid=wagon] .dr-ghost")
+    expect(ghost).to_have_count(0)
+    page.get_by_test_id("rotate-good").tap()
+    expect(ghost).to_have_count(1)
+    expect(page.locator("[data-testid=wagon] .dr-ghost.ok")).to_have_count(1)
+    place = next(
+        a
+        for a in view["legal_actions"]
+        if a["type"] == "place_good" and a.get("o") == 1 and a.get("area") == "main"
+    )
+    shapes = httpx.get(f"{server.url}/api/games/darkroad/content", timeout=10).json()["shapes"]
+    dx, dy = shapes[incoming][1][0]  # a tap names the good's first cell, as the turned ghost
+    page.locator(
+        f"[data-testid=storage-cell][data-area='main']"
+        f"[data-x='{place['x'] + int(dx)}'][data-y='{place['y'] + int(dy)}']"
+    ).tap()
+    expect(page.get_by_test_id("version")).not_to_have_text(str(view["version"]))
+    expect(page.locator("[data-testid=wagon] .dr-ghost.bad")).to_have_count(0)
     assert not problems, problems

@@ -327,8 +327,24 @@ export class Storage {
     const good = this.selectedGood();
     if (!good) return;
     this.o = (this.o + 1) % this.orientations(good.good);
+    // A touch screen has no pointer over the grid: the turned good is shown where it
+    // first fits (a tap on "Rotate" showed nothing until the good had landed).
+    if (!this.cursor) this.cursor = this.firstFit() ?? null;
     this.renderControls();
     this.drawGhost();
+  }
+
+  /** The first cell of the wagon's storage where the selected good fits as turned now. */
+  firstFit() {
+    const main = this.areas?.find((a) => a.name === "main");
+    if (!main) return null;
+    for (let y = 0; y < main.height; y += 1) {
+      for (let x = 0; x < main.width; x += 1) {
+        const cur = { area: "main", x, y };
+        if (this.validAt(cur)) return cur;
+      }
+    }
+    return { area: "main", x: 0, y: 0 };
   }
 
   deselect() {
@@ -390,6 +406,10 @@ export class Storage {
       this.focusAfter = true;
       await this.send(cmd);
       this.o = 0;
+      // Placed: no ghost left where it went (a red "doesn't fit" stayed there on a phone,
+      // for the next good); a mouse draws the next one as it moves.
+      this.cursor = null;
+      this.drawGhost();
       return;
     }
     if (!this.fitsLocally(this.sel.id, good.good, at)) {
