@@ -14,7 +14,7 @@ export const GOOD_LETTER = { weapon: "W", armor: "A", potion: "P", staff: "S", b
 const GOODS = {
   weapon: { name: () => t("weapon"), up: () => t("upgraded weapon"), a: () => t("a weapon"), aUp: () => t("an upgraded weapon"),
     n: (n) => tn("{n} weapon", "{n} weapons", n), letter: () => tp("good letter", "W") },
-  armor: { name: () => t("armor"), up: () => t("upgraded armor"), a: () => t("an armor"), aUp: () => t("an upgraded armor"),
+  armor: { name: () => t("armor"), up: () => t("upgraded armor"), a: () => t("a suit of armor"), aUp: () => t("an upgraded suit of armor"),
     n: (n) => tn("{n} armor", "{n} armors", n), letter: () => tp("good letter", "A") },
   potion: { name: () => t("potion"), up: () => t("upgraded potion"), a: () => t("a potion"), aUp: () => t("an upgraded potion"),
     n: (n) => tn("{n} potion", "{n} potions", n), letter: () => tp("good letter", "P") },
