@@ -185,15 +185,20 @@ def test_the_hosts_lobby_on_a_phone_in_french(base: str, browser: Browser) -> No
     # Laid out (once, in a full run, the names had no layout box yet when measured).
     for name in page.locator(".seat-name").all():
         expect(name).to_be_visible()
-    lines = page.eval_on_selector_all(
-        ".seat-name",
-        """names => names.map((el) => {
-            const range = document.createRange();
-            range.selectNodeContents(el);
-            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-            return [el.textContent, tops.size];
-        })""",
-    )
+    # Each name's lines, measured once all are laid out, in one step: once in a CI run
+    # every name measured no line at all (the lobby drawn again between a check and the
+    # measure).
+    lines = page.wait_for_function(
+        """() => {
+            const lines = [...document.querySelectorAll('.seat-name')].map((el) => {
+                const range = document.createRange();
+                range.selectNodeContents(el);
+                const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                return [el.textContent, tops.size];
+            });
+            return lines.length === 4 && lines.every(([, n]) => n > 0) ? lines : null;
+        }"""
+    ).json_value()
     assert [n for _, n in lines] == [1, 1, 1, 1], lines
     # A bot's row is one line: its name, level and Remove (its cross; named for screen
     # readers and in its tip).

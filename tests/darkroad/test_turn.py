@@ -122,11 +122,8 @@ def test_one_horseshoe_either_way() -> None:
     p = s.players[0]
     scenario.set_player(s, 0, horseshoes=2)
     act(s, 0, A.Plan(3, p.reserve[0], "coins"))
-    events = act(s, 0, A.Move("night", -1))
+    act(s, 0, A.Move("night", -1))
     assert p.position == (4 + 3 - 1) % 5 and p.horseshoes == 1 and p.horseshoe_used
-    # The move's event counts the horseshoe's space (the log said "3 spaces" for 3 - 1).
-    moved = next(e for e in events if e["type"] == "moved")
-    assert moved["steps"] + moved["horseshoe"] == 2
     s.step = E.MOVE
     with pytest.raises(RuleError) as e:
         act(s, 0, A.Move("night", 1))

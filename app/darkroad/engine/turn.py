@@ -245,10 +245,7 @@ class Move(Handler[A.Move]):
             s.supply["horseshoes"] += 1
             p.horseshoe_used = True
         # "to" marks a private event (view.events_for): the space is "space".
-        moved = {"type": "moved", "seat": seat, "space": p.position, "steps": steps}
-        if cmd.horseshoe:
-            moved["horseshoe"] = cmd.horseshoe  # one space more (the log counts it)
-        ev.append(moved)
+        ev.append({"type": "moved", "seat": seat, "space": p.position, "steps": steps})
         ring = c.board.ringway
         s.acts = [ring[p.position], ring[(p.position + 1) % 5]]
         if p.pool_illuminated is None:

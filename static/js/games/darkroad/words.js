@@ -140,10 +140,9 @@ const SENTENCES = {
   dice_reset(e, { actor, two }) { return two(t("You reset the locked dice to 1-2-3."), t("{actor} resets the locked dice to 1-2-3.", { actor })); },
   moved(e, { actor, two }) {
     const at = e.space ?? e.to;
-    const n = e.steps + (e.horseshoe || 0); // a horseshoe's space counted ("3 spaces" was said for 3+1)
-    const p = { actor, n, a: district(this.c.board.ringway[at]), b: district(this.c.board.ringway[(at + 1) % 5]) };
-    return two(tn("You move {n} space, between {a} and {b}.", "You move {n} spaces, between {a} and {b}.", n, p),
-      tn("{actor} moves {n} space, between {a} and {b}.", "{actor} moves {n} spaces, between {a} and {b}.", n, p));
+    const p = { actor, n: e.steps, a: district(this.c.board.ringway[at]), b: district(this.c.board.ringway[(at + 1) % 5]) };
+    return two(tn("You move {n} space, between {a} and {b}.", "You move {n} spaces, between {a} and {b}.", e.steps, p),
+      tn("{actor} moves {n} space, between {a} and {b}.", "{actor} moves {n} spaces, between {a} and {b}.", e.steps, p));
   },
   activated(e, { actor, two }) { return two(t("You visit {place}.", { place: this.target(e.target) }), t("{actor} visits {place}.", { actor, place: this.target(e.target) })); },
   wheel_rotated(e, { actor, two }) { return two(t("You rotate the market wheel."), t("{actor} rotates the market wheel.", { actor })); },
