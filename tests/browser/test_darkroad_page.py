@@ -616,20 +616,25 @@ def test_while_you_were_away_reads_in_a_phone_s_log_row(
     assert not problems, problems
 
 
+def at_first(
+    server: ServerProcess, browser: Browser, kind: str, size: str
+) -> tuple[Api, dict[str, Any], Page, list[str]]:
+    """A room of a person and a bot, played through the API up to the person's first
+    command of `kind`; the seat's page open on it at `size`."""
+    api = new_room(server.url)
+    start(api, bots=1)
+    view = settle_by_api(api, lambda v: any(a["type"] == kind for a in v["legal_actions"]), 200)
+    problems: list[str] = []
+    page = open_page(browser, api, problems, size)
+    same_version(page, view)
+    return api, view, page, problems
+
+
 def test_a_move_taken_back_leaves_no_outline_of_it(server: ServerProcess, browser: Browser) -> None:
     """The board outlines the last thing done (a wagon's space, a district); a take-back
     puts back the outline of the version before the command taken back, not the move's
     (the Undo button of the page, a laptop)."""
-    api = new_room(server.url)
-    start(api, bots=1)
-
-    def can_move(v: dict[str, Any]) -> bool:
-        return any(a["type"] == "move" for a in v["legal_actions"])
-
-    view = settle_by_api(api, can_move, limit=120)
-    problems: list[str] = []
-    page = open_page(browser, api, problems, "laptop")
-    same_version(page, view)
+    api, view, page, problems = at_first(server, browser, "move", "laptop")
     board = page.get_by_test_id("board")
     outline_before = board.get_attribute("data-last")
     api.send(next(a for a in view["legal_actions"] if a["type"] == "move"))
@@ -685,16 +690,7 @@ def test_a_new_step_opens_at_its_top(server: ServerProcess, browser: Browser) ->
     """The side column scrolled down to a choice low in a step's list; the command moves the
     turn to its next step: the column shows the new step's top (it kept the old scroll, the
     new heading above the fold)."""
-    api = new_room(server.url)
-    start(api, bots=1)
-
-    def planning(v: dict[str, Any]) -> bool:
-        return any(a["type"] == "plan" for a in v["legal_actions"])
-
-    view = settle_by_api(api, planning, limit=200)
-    problems: list[str] = []
-    page = open_page(browser, api, problems, "phone")
-    same_version(page, view)
+    api, view, page, problems = at_first(server, browser, "plan", "phone")
     col = page.locator(".dr-side-col")
     top = col.evaluate(
         "c => { c.scrollTop = c.scrollHeight;"
