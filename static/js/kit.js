@@ -13,8 +13,8 @@
 //   slice of the view (and of the shell: busy, presence...) it reads has changed.
 // - `keyed(parent, items)`: a parent's children by key, reusing the nodes whose key is
 //   unchanged (a board's pieces: only those that changed are drawn again).
-// - `remember(marks, version, mark)`: a board's outline of the last action kept by
-//   version, so that a take-back puts back the outline of the version before.
+// - `LastMarks`: a board's mark of the last action (an outline) by version, so that a
+//   take-back puts back the mark of the version before the command taken back.
 // The shell also restores keyboard focus after each render (main.js): games do not.
 import { t } from "./i18n.js";
 import { h } from "./util.js";
@@ -280,11 +280,23 @@ export function keyed(parent, items) {
   return now;
 }
 
-/** A game's mark of the last action (an outline on its board) kept for `version`, the
- *  last 64 only: a take-back (its event `{type: "take_back", version: U}`) returns the
- *  board to the mark of version U - 1. */
-export function remember(marks, version, mark) {
-  if (version === undefined || version === null) return;
-  marks.set(version, mark);
-  if (marks.size > 64) marks.delete(marks.keys().next().value);
+/** A game's mark of the last action (an outline on its board), kept by version (the last
+ *  64): after a take-back (its event `{type: "take_back", version: U}`) the mark is the one
+ *  of version U - 1 (none when this page did not see it), not the command taken back's. */
+export class LastMarks {
+  constructor() {
+    this.byVersion = new Map();
+  }
+
+  /** The mark at `view.version`: after a take-back the one it returns to, else `next()`
+   *  (the game's reading of `events`, which may keep the mark it had). */
+  after(view, events, next) {
+    const back = events?.find((e) => e.type === "take_back");
+    const mark = back ? this.byVersion.get(back.version - 1) ?? null : next();
+    if (view.version !== undefined && view.version !== null) {
+      this.byVersion.set(view.version, mark);
+      if (this.byVersion.size > 64) this.byVersion.delete(this.byVersion.keys().next().value);
+    }
+    return mark;
+  }
 }

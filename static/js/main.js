@@ -13,7 +13,7 @@ import { RoomSocket } from "./socket.js";
 import { loadPlatform, t, tn } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { GameMenu, Table } from "./table.js";
-import { assetUrl, h, hasAsset, tapTips, toast, uuid } from "./util.js";
+import { assetUrl, h, hasAsset, importAsset, tapTips, toast, uuid } from "./util.js";
 import { explain } from "./errors.js";
 
 const $id = (id) => document.getElementById(id);
@@ -37,7 +37,7 @@ function setFolded(node, folded) {
  * coach, the notices form, the end screen's story), loaded at its first use under its hashed name (issue 31: the
  * first load of a game page carries none of them). */
 function later(name) {
-  return import(new URL(assetUrl(`/static/js/${name}`), location.href).href);
+  return importAsset(`/static/js/${name}`);
 }
 
 /** The game's module, or the generic table when there is none (or it fails to load). */
@@ -47,7 +47,7 @@ async function loadGameModule(game) {
   const url = new URL(assetUrl(`/static/js/games/${game}/index.js`), location.href);
   let module;
   try {
-    module = await import(url.href);
+    module = await importAsset(`/static/js/games/${game}/index.js`);
   } catch (error) {
     console.warn(`no page of its own for the game ${game}; the generic table is used`, error);
     return generic;
@@ -65,7 +65,7 @@ async function gameLobby(game, module) {
   const path = `/static/js/games/${game}/lobby.js`;
   if (!/^[a-z0-9_-]{1,40}$/.test(game || "") || !hasAsset(path)) return {};
   try {
-    return (await import(new URL(assetUrl(path), location.href).href)).lobby || {};
+    return (await importAsset(path)).lobby || {};
   } catch (error) {
     console.warn(`the lobby of ${game} did not load; the options form is the schema's`, error);
     return {};

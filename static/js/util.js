@@ -14,6 +14,13 @@ export function assetUrl(path) {
   return assetMap[path] || path;
 }
 
+/** The module at site path `path`, under its hashed name (the page's map): a module loaded
+ *  at its first use, not with the page (issue 31). Written with a computed path, it is not
+ *  among the modules the page preloads (app/web/assets.py). */
+export function importAsset(path) {
+  return import(new URL(assetUrl(path), location.href).href);
+}
+
 /** Whether the page's map names `path` (a file the server has, under a hashed name). */
 export function hasAsset(path) {
   return assetUrl(path) !== path;

@@ -1,4 +1,4 @@
-import { remember } from "../../kit.js";
+import { LastMarks } from "../../kit.js";
 
 // The last thing done on the board, outlined in the seat's colour until the next: a wagon
 // that moved (its space) or a district, building or deck acted on (its target).
@@ -8,26 +8,23 @@ export class LastAction {
   constructor() {
     this.last = null;
     this.positions = null; // each seat's space in the view before
-    this.marks = new Map(); // version -> the outline then (a take-back returns to one)
+    this.marks = new LastMarks(); // the outline by version (a take-back returns to one)
   }
 
   /** Read a view and the events that led to it (none: a view read again, nothing new). */
   update(view, events) {
-    const back = events?.find((e) => e.type === "take_back");
-    if (back) {
-      // A take-back: the outline of the version before the command taken back (none
-      // when this page did not see it), not the move taken back nor where it came from.
-      this.last = this.marks.get(back.version - 1) ?? null;
-    } else if (events) {
-      // A wagon that moved (the `moved` event may not reach every seat).
-      const before = this.positions;
-      for (const p of view.players) {
-        if (before && before[p.seat] !== undefined && before[p.seat] !== p.position) this.last = { seat: p.seat, space: p.position };
+    this.last = this.marks.after(view, events, () => {
+      if (events) {
+        // A wagon that moved (the `moved` event may not reach every seat).
+        const before = this.positions;
+        for (const p of view.players) {
+          if (before && before[p.seat] !== undefined && before[p.seat] !== p.position) this.last = { seat: p.seat, space: p.position };
+        }
+        for (const e of events) this.onEvent(e);
       }
-      for (const e of events) this.onEvent(e);
-    }
+      return this.last;
+    });
     this.positions = Object.fromEntries(view.players.map((p) => [p.seat, p.position]));
-    remember(this.marks, view.version, this.last);
     return this.last;
   }
 

@@ -2,9 +2,9 @@
 // game is "karanor" (the interface is in docs/client.md). The map, the action bar, the
 // choice dialog, the hand, the player panels, the table, trades in the chat panel, the
 // words of the log and the end screen's score table and chart.
-import { assetUrl, clear, h } from "../../util.js";
+import { clear, h, importAsset } from "../../util.js";
 import { t } from "../../i18n.js";
-import { Parts, remember } from "../../kit.js";
+import { LastMarks, Parts } from "../../kit.js";
 import { legalOf } from "../../legal.js";
 import { marketPick, openModal, renderActions, renderModal, showMarket, turnText } from "./actions.js";
 import { attackNotices, lastActionOf } from "./happened.js";
@@ -129,12 +129,10 @@ export function mount(shell, root, content) {
     (next || el.actions).focus();
   }
 
-  // A module of this game loaded at its first use, under its hashed name (the page's
-  // data-assets; a computed path, so the first load does not preload it).
-  const later = (name) => import(new URL(assetUrl(`/static/js/games/karanor/${name}`), location.href).href);
+  const END_SCREEN = "endgame.js"; // named apart: a literal path would be preloaded
   let endModule = null; // ./endgame.js once loaded
   let last = null; // the last action seen, highlighted on the map
-  const marks = new Map(); // version -> `last` then (app/rooms/takeback.py: a take-back returns to one)
+  const marks = new LastMarks(); // `last` by version (a take-back returns to one)
   const parts = new Parts();
   const game = {
     ownSeats: true, // the player panels carry the shell's seat tools (bots, timer, host)
@@ -148,12 +146,7 @@ export function mount(shell, root, content) {
         rerender: () => game.render(shell.view, null),
       };
       shell.setBanner(turnText(view, words));
-      const back = events?.find((e) => e.type === "take_back");
-      // A take-back outlines what the version before the command taken back did (none
-      // when this page did not see it), not the move taken back.
-      if (back) last = marks.get(back.version - 1) ?? null;
-      else if (events && events.length) last = lastActionOf(events, view, words) || last;
-      remember(marks, view.version, last);
+      last = marks.after(view, events, () => (events?.length ? lastActionOf(events, view, words) || last : last));
       board.update(view, legalOf(view, "move"), { disabled: shell.busy, last });
       if (events && events.length && before) board.animateMoves(events, before);
       // Each part is drawn again only when what it reads has changed (kit.js Parts).
@@ -205,7 +198,9 @@ export function mount(shell, root, content) {
       if (endModule) return endModule.endDetails(box, view, words, { code: shell.code });
       const ticket = {};
       box.endTicket = ticket;
-      return later("endgame.js").then((m) => {
+      // Loaded at its first use under its hashed name (a computed path: the first load
+      // does not preload it).
+      return importAsset(`/static/js/games/karanor/${END_SCREEN}`).then((m) => {
         endModule = m;
         if (box.endTicket === ticket) m.endDetails(box, view, words, { code: shell.code });
       });
